@@ -1,0 +1,94 @@
+// The accelerator configuration: every value of the design brief's reference table, loaded from
+// YAML (configs/*.yaml) or taken from the built-in default, which is configs/fornt16.yaml compiled
+// into the binary. Loading validates every key; a bad file raises flycol::InputError naming the
+// file, the key and the allowed range.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace flycol {
+
+enum class Arithmetic { fp16, int8, int16 };
+
+// Element and accumulator widths of an arithmetic choice.
+struct ArithmeticInfo {
+  const char* name;
+  int elem_bits;  // operand width in SRAM and on the feeder buses
+  int acc_bits;   // accumulator / partial-sum width
+};
+const ArithmeticInfo& arithmetic_info(Arithmetic a);
+// Registered arithmetic names, for --help and `flycol list`.
+std::vector<std::string> arithmetic_names();
+
+struct SramConfig {
+  int kbytes = 32;      // capacity of ONE buffer
+  int buffers = 2;      // 1 = single buffer, 2 = double buffered
+  int word_bits = 256;  // width of the single read/write port
+  std::int64_t words() const { return std::int64_t(kbytes) * 1024 * 8 / word_bits; }
+};
+
+struct ArrayConfig {
+  int rows = 16;  // output pixels along x, one per PE row
+  int cols = 16;  // output channels, one per PE column
+};
+
+struct FeederConfig {
+  int index_counters = 5;     // 3 walk the interest region (x, y, c), 2 move it (x, y); fixed
+  int pattern_bits = 64;      // width of the kernel pattern: limits the dilated kernel width
+  int intermediate_regs = 3;  // M: elements a feed lane can take from one SRAM word per cycle
+  int fifo_depth = 4;         // per-lane FIFO depth, in groups of M elements
+};
+
+struct DramConfig {
+  std::string type = "lpddr3";
+  int bus_bits = 32;
+  double mhz = 800.0;             // interface clock
+  int transfers_per_clock = 2;    // 2 = DDR
+  double latency_ns = 50.0;       // request to first data
+  double energy_pj_per_byte = 120.0;
+  double bandwidth_gbps() const { return bus_bits / 8.0 * mhz * 1e6 * transfers_per_clock / 1e9; }
+};
+
+struct Config {
+  std::string name = "fornt16";
+  std::string source = "built-in";  // file it came from, for messages and reports
+  ArrayConfig array;
+  Arithmetic arithmetic = Arithmetic::fp16;
+  bool zero_gating = true;
+  SramConfig ifmap, weights, psums;
+  FeederConfig feeder;
+  double clock_mhz = 555.0;
+  DramConfig dram;
+
+  int elem_bits() const { return arithmetic_info(arithmetic).elem_bits; }
+  int acc_bits() const { return arithmetic_info(arithmetic).acc_bits; }
+  int pes() const { return array.rows * array.cols; }
+  // Elements on the ifmap SRAM bus: the feeder's B (power of two).
+  int bus_elems() const { return ifmap.word_bits / elem_bits(); }
+  // Largest dilation a kx-wide kernel can use: (kx - 1) * d + 1 <= pattern_bits.
+  int max_dilation(int kx) const { return kx <= 1 ? pattern_limit() : (feeder.pattern_bits - 1) / (kx - 1); }
+  int pattern_limit() const { return feeder.pattern_bits; }
+  double peak_gflops() const { return 2.0 * pes() * clock_mhz / 1000.0; }
+  // DRAM bandwidth in bytes per accelerator clock cycle.
+  double dram_bytes_per_cycle() const { return dram.bandwidth_gbps() * 1000.0 / clock_mhz; }
+  int dram_latency_cycles() const;
+};
+
+// The built-in default: configs/fornt16.yaml as compiled into the binary.
+const Config& default_config();
+// The text of the built-in default file.
+const std::string& default_config_yaml();
+
+// Parses YAML text; keys that the text leaves out keep the built-in default's values. `source`
+// names the text in error messages (a file path, or "built-in").
+Config parse_config(const std::string& yaml_text, const std::string& source);
+// Reads and parses a configuration file. Throws InputError (unreadable file, pathological or
+// malformed YAML, unknown key, wrong type, value out of range, inconsistent values).
+Config load_config(const std::string& path);
+
+// A YAML rendering of every value (what `flycol list --show` and reports embed).
+std::string to_yaml(const Config& c);
+
+}  // namespace flycol
