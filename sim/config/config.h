@@ -76,6 +76,10 @@ struct Config {
   int dram_latency_cycles() const;
 };
 
+// Every configuration value equal; `source` (where it was loaded from) is not compared.
+bool operator==(const Config& a, const Config& b);
+inline bool operator!=(const Config& a, const Config& b) { return !(a == b); }
+
 // The built-in default: configs/fornt16.yaml as compiled into the binary.
 const Config& default_config();
 // The text of the built-in default file.
@@ -87,6 +91,15 @@ Config parse_config(const std::string& yaml_text, const std::string& source);
 // Reads and parses a configuration file. Throws InputError (unreadable file, pathological or
 // malformed YAML, unknown key, wrong type, value out of range, inconsistent values).
 Config load_config(const std::string& path);
+
+// The directory of shipped configurations: $FLYCOL_CONFIG_DIR if set, else <repository>/configs.
+std::string configs_dir();
+// The *.yaml files directly in configs_dir() (full paths, sorted); empty if there is none.
+std::vector<std::string> list_config_files();
+// `what` is a path if it names an existing file or ends in .yaml/.yml, else the name of a file in
+// configs_dir() without its extension ("fornt16"). An unknown name raises InputError listing the
+// known names.
+Config load_config_by_name_or_path(const std::string& what);
 
 // A YAML rendering of every value (what `flycol list --show` and reports embed).
 std::string to_yaml(const Config& c);
