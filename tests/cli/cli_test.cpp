@@ -1,0 +1,122 @@
+// End-to-end checks of the flycol command line: the documented jobs work, bad input exits
+// non-zero with a message naming the key, and reports appear whole or not at all.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+
+#include <yaml-cpp/yaml.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+fs::path scratch_dir() {
+  fs::path d = fs::temp_directory_path() / ("flycol_cli_test_" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  return d;
+}
+
+Result flycol(const std::string& args) {
+  const fs::path d = scratch_dir();
+  const std::string cmd = std::string(FLYCOL_BIN) + " " + args + " >" + (d / "out").string() + " 2>" + (d / "err").string();
+  const int status = std::system(cmd.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(d / "out"), slurp(d / "err")};
+}
+
+}  // namespace
+
+TEST_CASE("run --model golden works for strided, dilated, padded and non-square layers", "[cli]") {
+  for (const char* spec : {"C=3,H=17,W=23,K=5,k=3,s=2,p=1", "C=4,H=20,W=20,K=3,k=3,d=4,p=4",
+                           "C=2,H=9,W=31,K=7,ky=2,kx=5,sy=1,sx=3,pt=0,pb=1,pl=2,pr=0",
+                           "N=2,C=5,H=8,W=16,K=4,ky=1,kx=7,dy=1,dx=2,p=0"}) {
+    const Result r = flycol(std::string("run --model golden --layer ") + spec);
+    INFO(spec << "\n" << r.out << r.err);
+    CHECK(r.code == 0);
+    CHECK(r.out.find("MACs") != std::string::npos);
+    CHECK(r.out.find("checksum") != std::string::npos);
+  }
+}
+
+TEST_CASE("run writes a JSON report with the documented keys", "[cli]") {
+  const fs::path rep = scratch_dir() / "sub" / "report.json";
+  const Result r = flycol("run --layer C=3,H=8,W=8,K=2,k=3,p=1 --seed 4 --report " + rep.string());
+  REQUIRE(r.code == 0);
+  const YAML::Node j = YAML::LoadFile(rep.string());
+  for (const char* key : {"model", "layer", "config", "macs", "check"}) CHECK(j[key].IsDefined());
+  CHECK(j["macs"].as<long long>() == 3LL * 8 * 8 * 2 * 9);
+  CHECK(j["model"].as<std::string>() == "golden");
+}
+
+TEST_CASE("the same seed gives the same checksum, another seed a different one", "[cli]") {
+  auto sum = [](const std::string& seed) {
+    const Result r = flycol("run --layer C=4,H=10,W=10,K=4,k=3 --seed " + seed);
+    const auto pos = r.out.find("checksum");
+    return r.out.substr(pos, 40);
+  };
+  CHECK(sum("1") == sum("1"));
+  CHECK(sum("1") != sum("2"));
+}
+
+TEST_CASE("bad input exits non-zero and names the key", "[cli]") {
+  const fs::path d = scratch_dir();
+  {
+    std::ofstream(d / "bad.yaml") << "array:\n  rows: 0\n";
+    const Result r = flycol("run --config " + (d / "bad.yaml").string());
+    CHECK(r.code == 2);
+    CHECK(r.err.find("array.rows") != std::string::npos);
+    CHECK(r.err.find("bad.yaml") != std::string::npos);
+  }
+  {
+    const Result r = flycol("run --layer C=3,H=8,W=8,K=2,k=3,d=0");
+    CHECK(r.code == 2);
+    CHECK(r.err.find("'d'") != std::string::npos);
+    CHECK(r.err.find("--layer") != std::string::npos);
+  }
+  {
+    const Result r = flycol("run --model nosuch");
+    CHECK(r.code == 2);
+    CHECK(r.err.find("nosuch") != std::string::npos);
+  }
+  {
+    const Result r = flycol("run --no-such-option");
+    CHECK(r.code == 2);
+  }
+}
+
+TEST_CASE("a failed run leaves no report behind", "[cli]") {
+  const fs::path rep = scratch_dir() / "never.json";
+  fs::remove(rep);
+  const Result r = flycol("run --layer C=3,H=2,W=2,K=2,k=5 --report " + rep.string());
+  CHECK(r.code == 2);
+  CHECK_FALSE(fs::exists(rep));
+}
+
+TEST_CASE("unbuilt subcommands say so and exit non-zero; list works", "[cli]") {
+  for (const char* sub : {"net", "sweep", "export", "synth"}) {
+    const Result r = flycol(sub);
+    INFO(sub);
+    CHECK(r.code == 2);
+    CHECK(r.err.find("not built yet") != std::string::npos);
+  }
+  const Result l = flycol("list");
+  CHECK(l.code == 0);
+  CHECK(l.out.find("fornt16") != std::string::npos);
+  CHECK(l.out.find("golden") != std::string::npos);
+}
