@@ -1,0 +1,36 @@
+// Text form of commands, for traces and error messages.
+#include "hw/common/command.h"
+
+#include <fmt/format.h>
+
+namespace flycol::hw {
+
+const char* opcode_name(Opcode op) {
+  switch (op) {
+    case Opcode::LoadIfmap: return "LOAD_IFMAP";
+    case Opcode::LoadWeights: return "LOAD_WEIGHTS";
+    case Opcode::LoadPsums: return "LOAD_PSUMS";
+    case Opcode::StorePsums: return "STORE_PSUMS";
+    case Opcode::Run: return "RUN";
+  }
+  return "?";
+}
+
+std::string Command::to_string() const {
+  std::string s = fmt::format("{:<12} wait(ld={},ex={},ps={})", opcode_name(op), wait_ld, wait_ex, wait_ps);
+  if (op == Opcode::Run) {
+    const RunDesc& r = run;
+    s += fmt::format(" bufs(i{},w{},p{}) preload={} kg={} cy={} cx={} c={} ky={} kx={} steps(cx={},cy={},c={},ky={})"
+                     " region={} lane_stride={} pattern={:#x}",
+                     r.ifmap_buf, r.weight_buf, r.psum_buf, int(r.preload), r.n_kg, r.n_cy, r.n_cx, r.n_c,
+                     r.n_ky, r.n_kx, r.step_cx, r.step_cy, r.step_c, r.step_ky, r.region, r.lane_stride, r.pattern);
+  } else {
+    const DmaDesc& d = dma;
+    s += fmt::format(" buf={} dram={:#x} planes={}x{:#x} rows={}x{:#x} len={} pad(l={},r={},t={},b={}) tail={}",
+                     d.buf, d.dram_addr, d.n_planes, d.plane_stride, d.n_rows, d.row_stride, d.row_len,
+                     d.pad_left, d.pad_right, d.pad_top, d.pad_bottom, d.tail);
+  }
+  return s;
+}
+
+}  // namespace flycol::hw

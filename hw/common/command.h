@@ -1,0 +1,67 @@
+// The accelerator's command format (docs/microarchitecture.md, sections 5, 7 and 8): what the
+// layer compiler emits and what the controller, the DMA engines and the RUN pipeline execute.
+// The RTL twin is the `command_t` packed struct in flycol_pkg.sv; field widths match.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace flycol::hw {
+
+enum class Opcode : std::uint8_t { LoadIfmap = 0, LoadWeights = 1, LoadPsums = 2, StorePsums = 3, Run = 4 };
+
+enum class Engine : std::uint8_t { LD = 0, EX = 1, PS = 2 };
+
+inline Engine engine_of(Opcode op) {
+  switch (op) {
+    case Opcode::LoadIfmap:
+    case Opcode::LoadWeights: return Engine::LD;
+    case Opcode::Run: return Engine::EX;
+    case Opcode::LoadPsums:
+    case Opcode::StorePsums: return Engine::PS;
+  }
+  return Engine::LD;
+}
+
+const char* opcode_name(Opcode op);
+
+// A DMA transfer between DRAM and one SRAM buffer (section 7.3). For loads the SRAM side is the
+// dense stream written from element 0; for STORE_PSUMS it is read back the same way, with
+// pad_right naming the row padding elements that are skipped.
+struct DmaDesc {
+  std::uint8_t buf = 0;
+  std::uint64_t dram_addr = 0;    // 40 bits in RTL; byte address of plane 0, row 0
+  std::uint32_t n_planes = 1;     // 16 bits
+  std::uint32_t plane_stride = 0; // bytes, 32 bits
+  std::uint32_t n_rows = 1;       // 16 bits
+  std::uint32_t row_stride = 0;   // bytes, 32 bits
+  std::uint32_t row_len = 0;      // elements from DRAM per row, 16 bits
+  std::uint32_t pad_left = 0, pad_right = 0;   // zeros per row, 16 bits
+  std::uint32_t pad_top = 0, pad_bottom = 0;   // zero rows per plane, 16 bits
+  std::uint32_t tail = 0;                      // zeros after the last plane, 16 bits
+};
+
+// One tile's computation (section 8).
+struct RunDesc {
+  std::uint8_t ifmap_buf = 0, weight_buf = 0, psum_buf = 0;
+  bool preload = false;
+  std::uint32_t n_kg = 1, n_cy = 1, n_cx = 1, n_c = 1, n_ky = 1, n_kx = 1;  // 16 bits each
+  std::uint32_t step_cx = 0, step_cy = 0, step_c = 0, step_ky = 0;        // elements, 24 bits
+  std::uint32_t region = 1;       // interest region width in elements, 16 bits
+  std::uint32_t lane_stride = 1;  // sx, 8 bits
+  std::uint64_t pattern = 1;      // PB bits
+
+  std::uint32_t steps_per_context() const { return n_c * n_ky * n_kx; }
+  std::uint32_t contexts() const { return n_kg * n_cy * n_cx; }
+};
+
+struct Command {
+  Opcode op = Opcode::Run;
+  std::uint32_t wait_ld = 0, wait_ex = 0, wait_ps = 0;  // start when done counters reach these
+  DmaDesc dma;  // LOAD_* and STORE_PSUMS
+  RunDesc run;  // RUN
+
+  std::string to_string() const;
+};
+
+}  // namespace flycol::hw

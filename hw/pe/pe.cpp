@@ -1,0 +1,44 @@
+// SystemC wrapper of PeCore. Every output of the PE is a register, so the clocked process writes
+// them after the edge and no combinational process is needed.
+#include "hw/pe/pe.h"
+
+#include "hw/common/protocol_error.h"
+
+namespace flycol::hw {
+
+Pe::Pe(sc_core::sc_module_name name, const HwParams& p) : sc_core::sc_module(name), core_(p) {
+  SC_METHOD(seq);
+  sensitive << clk_i.pos();
+  dont_initialize();
+}
+
+void Pe::seq() {
+  try {
+    if (!rst_ni.read()) {
+      core_.reset();
+    } else {
+      PeIn in;
+      in.a = a_i.read();
+      in.w = w_i.read();
+      in.valid = valid_i.read();
+      in.swap = swap_i.read();
+      in.window = window_i.read();
+      in.res_in = res_i.read();
+      in.shift = shift_i.read();
+      core_.eval(in);
+      core_.tick();
+    }
+  } catch (const ProtocolError& e) {
+    SC_REPORT_ERROR(name(), e.what());
+    return;
+  }
+  a_o.write(core_.a_q());
+  w_o.write(core_.w_q());
+  valid_o.write(core_.valid_q());
+  swap_o.write(core_.swap_q());
+  window_o.write(core_.window_q());
+  res_o.write(core_.res_q());
+  acc_o.write(core_.acc_q());
+}
+
+}  // namespace flycol::hw
