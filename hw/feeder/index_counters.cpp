@@ -1,0 +1,158 @@
+// Index counters (docs/microarchitecture.md, section 9.1): register-transfer model. The pointer is
+// the sum of the counters' outputs, each a running sum of its step, as in the paper's Fig. 4.
+#include "hw/feeder/index_counters.h"
+
+#include <fmt/format.h>
+
+#include "hw/common/protocol_error.h"
+#include "hw/feeder/feeder_params.h"
+
+namespace flycol::hw {
+
+namespace {
+constexpr const char* kBlock = "index_counters";
+}
+
+IndexCounters::IndexCounters(const HwParams& p) : p_(p) {
+  check_feeder_params(p, kBlock);
+  reset();
+}
+
+void IndexCounters::check_run(const HwParams& p, const RunDesc& r) {
+  auto range = [](const char* what, std::uint64_t v, std::uint64_t lo, std::uint64_t hi) {
+    if (v < lo || v > hi) protocol_error(kBlock, fmt::format("RUN field {} = {} outside {}..{}", what, v, lo, hi));
+  };
+  constexpr std::uint64_t k16 = 0xFFFF, k24 = 0xFFFFFF;
+  range("n_kg", r.n_kg, 1, k16);
+  range("n_cy", r.n_cy, 1, k16);
+  range("n_cx", r.n_cx, 1, k16);
+  range("n_c", r.n_c, 1, k16);
+  range("n_ky", r.n_ky, 1, k16);
+  range("n_kx", r.n_kx, 1, k16);
+  range("step_cx", r.step_cx, 0, k24);
+  range("step_cy", r.step_cy, 0, k24);
+  range("step_c", r.step_c, 0, k24);
+  range("step_ky", r.step_ky, 0, k24);
+  range("region", r.region, 1, k16);
+  range("lane_stride", r.lane_stride, 0, 0xFF);
+  if (r.pattern == 0) protocol_error(kBlock, "RUN field pattern is zero (a kernel has at least one column)");
+  if (p.pattern_bits < 64 && (r.pattern >> p.pattern_bits) != 0)
+    protocol_error(kBlock, fmt::format("RUN field pattern = {:#x} does not fit pattern_bits = {}", r.pattern,
+                                       p.pattern_bits));
+  int msb = 63;
+  while (((r.pattern >> msb) & 1u) == 0) --msb;
+  const int ones = __builtin_popcountll(r.pattern);
+  // The issue stage pops n_kx elements per kernel row from every lane; the lanes produce one per
+  // pattern bit, so a mismatch would silently shift every later context.
+  if (std::uint32_t(ones) != r.n_kx)
+    protocol_error(kBlock, fmt::format("RUN field pattern = {:#x} has {} bits set but n_kx = {}", r.pattern, ones,
+                                       r.n_kx));
+  // The region must cover what the last lane needs, or that lane would miss elements.
+  const std::uint64_t need = std::uint64_t(p.rows - 1) * r.lane_stride + std::uint64_t(msb) + 1;
+  if (r.region < need)
+    protocol_error(kBlock, fmt::format("RUN field region = {} smaller than (rows-1)*lane_stride + pattern width = {}",
+                                       r.region, need));
+  const std::uint64_t max_row_start = std::uint64_t(r.n_cx - 1) * r.step_cx + std::uint64_t(r.n_cy - 1) * r.step_cy +
+                                      std::uint64_t(r.n_c - 1) * r.step_c + std::uint64_t(r.n_ky - 1) * r.step_ky;
+  const std::uint64_t last_word = (max_row_start + r.region - 1) >> p.log2_bus;
+  if (last_word >= std::uint64_t(p.ifmap_depth))
+    protocol_error(kBlock, fmt::format("RUN reads word {} but the ifmap buffer has {} words", last_word,
+                                       p.ifmap_depth));
+}
+
+void IndexCounters::reset() {
+  run_q_ = RunDesc{};
+  active_q_ = active_d_ = false;
+  ky_q_ = c_q_ = cx_q_ = cy_q_ = g_q_ = 0;
+  ky_d_ = c_d_ = cx_d_ = cy_d_ = g_d_ = 0;
+  joff_q_ = kyoff_q_ = coff_q_ = cxoff_q_ = cyoff_q_ = 0;
+  joff_d_ = kyoff_d_ = coff_d_ = cxoff_d_ = cyoff_d_ = 0;
+  start_req_ = false;
+}
+
+void IndexCounters::start(const RunDesc& r) {
+  if (active_q_) protocol_error(kBlock, "start while reads remain");
+  check_run(p_, r);
+  start_req_ = true;
+  start_run_ = r;
+}
+
+// j is the last read of the row when the next word would start beyond the region:
+// go + region <= (j+1)*B, i.e. j == (go + region - 1) >> log2 B, without a divider.
+bool IndexCounters::last_j() const {
+  const std::int64_t go = row_start() & (p_.bus_elems - 1);
+  return go + std::int64_t(run_q_.region) <= joff_q_ + p_.bus_elems;
+}
+
+IcRead IndexCounters::read() const {
+  IcRead r;
+  const std::int64_t rs = row_start();
+  r.ptr = rs + joff_q_;
+  r.addr = int(r.ptr >> p_.log2_bus);
+  r.go = int(rs & (p_.bus_elems - 1));
+  r.j = int(joff_q_ >> p_.log2_bus);
+  r.b = int(r.go - joff_q_);
+  r.flush = active_q_ && last_j() && ky_q_ + 1 == run_q_.n_ky && c_q_ + 1 == run_q_.n_c &&
+            cx_q_ + 1 == run_q_.n_cx && cy_q_ + 1 == run_q_.n_cy && g_q_ + 1 == run_q_.n_kg;
+  return r;
+}
+
+void IndexCounters::eval(bool issued) {
+  active_d_ = active_q_;
+  ky_d_ = ky_q_, c_d_ = c_q_, cx_d_ = cx_q_, cy_d_ = cy_q_, g_d_ = g_q_;
+  joff_d_ = joff_q_, kyoff_d_ = kyoff_q_, coff_d_ = coff_q_, cxoff_d_ = cxoff_q_, cyoff_d_ = cyoff_q_;
+  if (!issued) return;
+  if (!active_q_) protocol_error(kBlock, "read issued with no read left");
+  // Innermost first: j, ky, c, cx, cy, g; each counter wraps to zero and carries into the next.
+  if (!last_j()) {
+    joff_d_ = joff_q_ + p_.bus_elems;
+    return;
+  }
+  joff_d_ = 0;
+  if (ky_q_ + 1 < run_q_.n_ky) {
+    ky_d_ = ky_q_ + 1, kyoff_d_ = kyoff_q_ + run_q_.step_ky;
+    return;
+  }
+  ky_d_ = 0, kyoff_d_ = 0;
+  if (c_q_ + 1 < run_q_.n_c) {
+    c_d_ = c_q_ + 1, coff_d_ = coff_q_ + run_q_.step_c;
+    return;
+  }
+  c_d_ = 0, coff_d_ = 0;
+  if (cx_q_ + 1 < run_q_.n_cx) {
+    cx_d_ = cx_q_ + 1, cxoff_d_ = cxoff_q_ + run_q_.step_cx;
+    return;
+  }
+  cx_d_ = 0, cxoff_d_ = 0;
+  if (cy_q_ + 1 < run_q_.n_cy) {
+    cy_d_ = cy_q_ + 1, cyoff_d_ = cyoff_q_ + run_q_.step_cy;
+    return;
+  }
+  cy_d_ = 0, cyoff_d_ = 0;
+  if (g_q_ + 1 < run_q_.n_kg) {
+    g_d_ = g_q_ + 1;
+    return;
+  }
+  g_d_ = 0;
+  active_d_ = false;
+}
+
+void IndexCounters::tick() {
+  if (start_req_) {
+    run_q_ = start_run_;
+    active_q_ = true;
+    ky_q_ = c_q_ = cx_q_ = cy_q_ = g_q_ = 0;
+    joff_q_ = kyoff_q_ = coff_q_ = cxoff_q_ = cyoff_q_ = 0;
+    start_req_ = false;
+  } else {
+    active_q_ = active_d_;
+    ky_q_ = ky_d_, c_q_ = c_d_, cx_q_ = cx_d_, cy_q_ = cy_d_, g_q_ = g_d_;
+    joff_q_ = joff_d_, kyoff_q_ = kyoff_d_, coff_q_ = coff_d_, cxoff_q_ = cxoff_d_, cyoff_q_ = cyoff_d_;
+  }
+  // Without a new eval() the registers hold.
+  active_d_ = active_q_;
+  ky_d_ = ky_q_, c_d_ = c_q_, cx_d_ = cx_q_, cy_d_ = cy_q_, g_d_ = g_q_;
+  joff_d_ = joff_q_, kyoff_d_ = kyoff_q_, coff_d_ = coff_q_, cxoff_d_ = cxoff_q_, cyoff_d_ = cyoff_q_;
+}
+
+}  // namespace flycol::hw
