@@ -1,0 +1,87 @@
+// SC_MODULE `Dma`: LD engine, PS engine and memory arbiter behind one memory port with the RTL's
+// port names (twin: dma.sv). One module, as the engine-arbiter wiring is internal to the DMA; the
+// accelerator top uses the three cores directly (docs/microarchitecture.md section 2).
+#pragma once
+
+#include <ostream>
+
+#include <systemc>
+
+#include "hw/common/command.h"
+#include "hw/common/hw_params.h"
+#include "hw/common/mem_port.h"
+#include "hw/common/sram_bank.h"
+#include "hw/dma/load_engine.h"
+#include "hw/dma/mem_arbiter.h"
+#include "hw/dma/psum_engine.h"
+
+namespace flycol::hw {
+
+// The command an engine is started with (the RTL's command_t restricted to the DMA fields).
+struct DmaCmd {
+  Opcode op = Opcode::LoadIfmap;
+  DmaDesc dma;
+
+  Command command() const {
+    Command c;
+    c.op = op;
+    c.dma = dma;
+    return c;
+  }
+};
+bool operator==(const DmaCmd& a, const DmaCmd& b);
+std::ostream& operator<<(std::ostream& os, const DmaCmd& c);
+inline void sc_trace(sc_core::sc_trace_file*, const DmaCmd&, const std::string&) {}
+
+using MemBeatBits = sc_dt::sc_bv<8 * kBeatBytes>;
+
+SC_MODULE(Dma) {
+  sc_core::sc_in<bool> clk_i;                      // clock
+  sc_core::sc_in<bool> rst_ni;                     // active low, sampled at the rising edge
+
+  sc_core::sc_in<bool> ld_start_i;                 // start ld_cmd_i (engine idle), latched at the edge
+  sc_core::sc_in<DmaCmd> ld_cmd_i;                 // LOAD_IFMAP / LOAD_WEIGHTS
+  sc_core::sc_out<bool> ld_busy_o;                 // from the cycle after the start to the done cycle
+  sc_core::sc_out<bool> ld_done_o;                 // the LD command completes in this cycle
+  sc_core::sc_in<bool> ps_start_i;                 // start ps_cmd_i (engine idle), latched at the edge
+  sc_core::sc_in<DmaCmd> ps_cmd_i;                 // LOAD_PSUMS / STORE_PSUMS
+  sc_core::sc_out<bool> ps_busy_o;                 // from the cycle after the start to the done cycle
+  sc_core::sc_out<bool> ps_done_o;                 // the PS command completes in this cycle (Mealy: ready)
+
+  sc_core::sc_out<bool> mem_req_valid_o;           // request channel (section 7.1)
+  sc_core::sc_in<bool> mem_req_ready_i;            // Moore output of the memory
+  sc_core::sc_out<bool> mem_req_write_o;           // 1 write, 0 read
+  sc_core::sc_out<std::uint64_t> mem_req_addr_o;   // byte address
+  sc_core::sc_out<int> mem_req_bytes_o;            // 1..BEAT, never across a BEAT boundary
+  sc_core::sc_out<MemBeatBits> mem_req_wdata_o;    // write data on the address's byte lanes
+  sc_core::sc_in<bool> mem_rsp_valid_i;            // read response (in order, cannot be refused)
+  sc_core::sc_in<MemBeatBits> mem_rsp_rdata_i;     // read data on the request's byte lanes
+
+  // The banks stand for the DMA's SRAM ports. With tick_banks the module also clocks them (the
+  // block testbench, where the DMA is the banks' only client); the accelerator top clocks its
+  // banks itself.
+  Dma(sc_core::sc_module_name name, const HwParams& p, SramBank* const ifmap_banks[2],
+      SramBank* const weight_banks[2], SramBank* const psum_banks[2], bool tick_banks = true);
+  SC_HAS_PROCESS(Dma);
+
+  const LoadEngine& ld() const { return ld_; }
+  const PsumEngine& ps() const { return ps_; }
+  const MemArbiter& arbiter() const { return arb_; }
+
+private:
+  void comb();
+  void seq();
+  void eval_cores();
+
+  LoadEngine ld_;
+  PsumEngine ps_;
+  MemArbiter arb_;
+  SramBank* ifmap_[2];
+  SramBank* weights_[2];
+  SramBank* psums_[2];
+  bool tick_banks_;
+  MemRsp rsp_{};
+  sc_core::sc_event state_changed_;
+};
+
+}  // namespace flycol::hw

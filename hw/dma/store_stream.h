@@ -1,0 +1,83 @@
+// The DMA store path of the PS engine (STORE_PSUMS, docs/microarchitecture.md 7.5): a reader that
+// fetches the data words of every psum row, a word FIFO of depth 2, and a writer that cuts each
+// word into beat-bounded write requests.
+#pragma once
+
+#include <cstdint>
+
+#include "hw/common/command.h"
+#include "hw/common/fifo.h"
+#include "hw/common/mem_port.h"
+#include "hw/common/sram_bank.h"
+#include "hw/dma/stream_loader.h"
+
+namespace flycol::hw {
+
+inline constexpr int kStoreWordFifoDepth = 2;
+
+class StoreStream {
+public:
+  explicit StoreStream(const char* name);
+
+  void reset();
+  // Latched at tick(): store the rows of `d` from a buffer of `shape`. SRAM rows are
+  // row_len + pad_right elements, a multiple of the word; only pad_right may be non-zero among
+  // the padding fields. Protocol error if busy or malformed.
+  void start(const DmaDesc& d, const StreamShape& shape);
+
+  bool busy() const { return active_q_; }
+  bool done() const { return done_; }  // after eval(): the last write request fired this cycle
+  bool req_valid() const { return req_valid_; }  // Moore: the writer's next chunk
+  const MemReq& req() const { return req_; }
+
+  // One cycle: `req_fired` says the memory took req(); `bank` is the source buffer.
+  void eval(bool req_fired, SramBank* bank);
+  void tick();
+
+  std::uint64_t dram_bytes_written() const { return dram_bytes_; }
+  std::uint64_t dram_requests() const { return dram_requests_; }
+  std::uint64_t sram_words_read() const { return sram_words_; }
+
+private:
+  struct Tag {  // where a word's data goes
+    std::uint64_t addr = 0;  // DRAM byte address of the word's first element
+    std::uint8_t n = 0;      // data elements in the word (the rest is row padding)
+    bool last = false;       // last word of the stream
+  };
+  struct Word {
+    word_elem_t data[kMaxWordElems]{};
+    Tag tag;
+  };
+  struct Reader {
+    bool more = false;  // words left to read
+    std::uint32_t plane = 0, row = 0, word = 0;  // word: data word within the row
+    std::uint32_t row_sram = 0;                  // SRAM word address of the row's start
+    std::uint64_t plane_addr = 0, row_addr = 0;  // DRAM byte addresses
+  };
+  Tag tag_of(const Reader& r) const;
+  void update_outputs();
+
+  const char* name_;
+  DmaDesc desc_q_{};
+  StreamShape shape_q_{};
+  std::uint32_t data_words_q_ = 0, row_words_q_ = 0;  // per row: words with data, words in SRAM
+  bool active_q_ = false, active_d_ = false;
+  Reader rd_q_{}, rd_d_{};
+  bool inflight_q_ = false, inflight_d_ = false;  // a read issued last cycle
+  Tag inflight_tag_q_{}, inflight_tag_d_{};
+  Fifo<Word, kStoreWordFifoDepth> words_q_;
+  int elem_q_ = 0, elem_d_ = 0;  // writer: next element of the head word
+
+  bool start_req_ = false;
+  DmaDesc start_desc_{};
+  StreamShape start_shape_{};
+
+  bool req_valid_ = false;
+  MemReq req_{};
+  int req_elems_ = 0;
+  bool done_ = false, fired_ = false, read_ = false;
+
+  std::uint64_t dram_bytes_ = 0, dram_requests_ = 0, sram_words_ = 0;
+};
+
+}  // namespace flycol::hw
