@@ -1,0 +1,55 @@
+// SystemC module of the sequencer, the EX engine's issue stage (docs/microarchitecture.md,
+// sections 9.4 and 10), with the RTL's port names, wrapping SequencerCore for the block testbench.
+// It issues the token flags; the token's operands come from the lanes and the weight FIFO.
+#pragma once
+
+#include <cstdint>
+
+#include <systemc>
+
+#include "hw/common/hw_params.h"
+#include "hw/sequencer/sequencer_core.h"
+
+namespace flycol::hw {
+
+SC_MODULE(Sequencer) {
+  sc_core::sc_in<bool> clk_i{"clk_i"};
+  sc_core::sc_in<bool> rst_ni{"rst_ni"};                      // synchronous model of the async reset
+
+  sc_core::sc_in<bool> start_i{"start_i"};                    // the controller starts a RUN this cycle
+  sc_core::sc_in<bool> run_preload_i{"run_preload_i"};        // RUN fields used by the sequencer
+  sc_core::sc_in<std::uint32_t> run_n_kg_i{"run_n_kg_i"};
+  sc_core::sc_in<std::uint32_t> run_n_cy_i{"run_n_cy_i"};
+  sc_core::sc_in<std::uint32_t> run_n_cx_i{"run_n_cx_i"};
+  sc_core::sc_in<std::uint32_t> run_n_c_i{"run_n_c_i"};
+  sc_core::sc_in<std::uint32_t> run_n_ky_i{"run_n_ky_i"};
+  sc_core::sc_in<std::uint32_t> run_n_kx_i{"run_n_kx_i"};
+
+  sc_core::sc_in<bool> lanes_ready_i{"lanes_ready_i"};        // every feed lane has an element
+  sc_core::sc_in<bool> weight_ready_i{"weight_ready_i"};      // the weight FIFO has a word
+  sc_core::sc_in<int> unclaimed_i{"unclaimed_i"};             // preload words queued, not yet claimed
+  sc_core::sc_in<bool> finish_i{"finish_i"};                  // last result of the RUN written this cycle
+
+  sc_core::sc_out<bool> token_valid_o{"token_valid_o"};       // a MAC step (Mealy)
+  sc_core::sc_out<bool> token_swap_o{"token_swap_o"};         // swap accumulators / reserve (Mealy)
+  sc_core::sc_out<bool> token_window_o{"token_window_o"};     // opens a reserve-chain window (Mealy)
+  sc_core::sc_out<bool> pop_o{"pop_o"};                       // pop lanes and weight FIFO (Mealy)
+  sc_core::sc_out<bool> claim_o{"claim_o"};                   // claim COLS preload words (Mealy)
+  sc_core::sc_out<bool> busy_o{"busy_o"};                     // a RUN is active (Moore)
+  sc_core::sc_out<int> cycle_kind_o{"cycle_kind_o"};          // statistics: SequencerCore::CycleKind (Mealy)
+
+  Sequencer(sc_core::sc_module_name name, const HwParams& p);
+  SC_HAS_PROCESS(Sequencer);
+
+  const SequencerCore& core() const { return core_; }
+
+private:
+  void comb();
+  void seq();
+  SequencerCore::In inputs() const;
+
+  SequencerCore core_;
+  sc_core::sc_event state_changed_;
+};
+
+}  // namespace flycol::hw
