@@ -1,0 +1,56 @@
+// Field range checks of one command against the widths of the command format.
+#include "sim/compiler/command_limits.h"
+
+#include <fmt/format.h>
+
+namespace flycol {
+
+std::string command_field_violation(const hw::Command& c, const hw::HwParams& hw) {
+  std::string out;
+  // Records only the first violation, so the message points at one field.
+  const auto check = [&out](const char* name, std::uint64_t v, std::uint64_t hi) {
+    if (out.empty() && v > hi) out = fmt::format("{} = {} (at most {})", name, v, hi);
+  };
+  if (c.op == hw::Opcode::Run) {
+    const hw::RunDesc& r = c.run;
+    check("ifmap_buf", r.ifmap_buf, std::uint64_t(hw.ifmap_buffers - 1));
+    check("weight_buf", r.weight_buf, std::uint64_t(hw.weight_buffers - 1));
+    check("psum_buf", r.psum_buf, std::uint64_t(hw.psum_buffers - 1));
+    check("n_kg", r.n_kg, kCountMax);
+    check("n_cy", r.n_cy, kCountMax);
+    check("n_cx", r.n_cx, kCountMax);
+    check("n_c", r.n_c, kCountMax);
+    check("n_ky", r.n_ky, kCountMax);
+    check("n_kx", r.n_kx, kCountMax);
+    check("step_cx", r.step_cx, kStepMax);
+    check("step_cy", r.step_cy, kStepMax);
+    check("step_c", r.step_c, kStepMax);
+    check("step_ky", r.step_ky, kStepMax);
+    check("region", r.region, kCountMax);
+    check("lane_stride", r.lane_stride, kLaneStrideMax);
+    if (out.empty() && hw.pattern_bits < 64 && (r.pattern >> hw.pattern_bits) != 0)
+      out = fmt::format("pattern = {:#x} (only {} bits)", r.pattern, hw.pattern_bits);
+    if (out.empty() && (r.n_kg == 0 || r.n_cy == 0 || r.n_cx == 0 || r.n_c == 0 || r.n_ky == 0 || r.n_kx == 0))
+      out = "a RUN count is 0 (every count must be at least 1)";
+    return out;
+  }
+  const hw::DmaDesc& d = c.dma;
+  int buffers = hw.ifmap_buffers;
+  if (c.op == hw::Opcode::LoadWeights) buffers = hw.weight_buffers;
+  if (c.op == hw::Opcode::LoadPsums || c.op == hw::Opcode::StorePsums) buffers = hw.psum_buffers;
+  check("buf", d.buf, std::uint64_t(buffers - 1));
+  check("dram_addr", d.dram_addr, kDramAddrMax);
+  check("n_planes", d.n_planes, kCountMax);
+  check("plane_stride", d.plane_stride, kByteStrideMax);
+  check("n_rows", d.n_rows, kCountMax);
+  check("row_stride", d.row_stride, kByteStrideMax);
+  check("row_len", d.row_len, kCountMax);
+  check("pad_left", d.pad_left, kCountMax);
+  check("pad_right", d.pad_right, kCountMax);
+  check("pad_top", d.pad_top, kCountMax);
+  check("pad_bottom", d.pad_bottom, kCountMax);
+  check("tail", d.tail, kCountMax);
+  return out;
+}
+
+}  // namespace flycol

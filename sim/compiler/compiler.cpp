@@ -1,0 +1,368 @@
+// Command emission (loop orders, buffer residency, wait thresholds), the DRAM layout and the
+// DRAM image helpers. The tile sizes come from tiling.cpp; this file only walks the tiles.
+#include "sim/compiler/compiler.h"
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "sim/compiler/command_limits.h"
+#include "sim/compiler/tiling.h"
+
+namespace flycol {
+namespace {
+
+std::uint64_t align64(std::uint64_t v) { return (v + 63) / 64 * 64; }
+int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+// One tile of the loop nest: which outputs, which input channels, which output-channel groups.
+struct TileBox {
+  int n = 0;
+  int yi = 0, oy0 = 0, th = 0;
+  int xi = 0, ox0 = 0, tw = 0;
+  int ci = 0, c0 = 0, tc = 0;
+  int ki = 0, kg0 = 0, nkg = 0;
+};
+
+// Residency of one ifmap or weight buffer: the tile it holds, the LD ordinal that loaded it and
+// the EX ordinal of the last RUN that read it.
+struct InBuffer {
+  bool valid = false;
+  std::array<int, 4> tile{};
+  std::uint32_t load = 0, last_reader = 0;
+};
+
+struct PsumBuffer {
+  std::uint32_t last_run = 0;  // EX ordinal of the last RUN that wrote (or preloaded from) it
+  std::uint32_t last_ps = 0;   // PS ordinal of the last store or psum load on it
+};
+
+class Emitter {
+public:
+  explicit Emitter(Program& p)
+      : p_(p), l_(p.layer), hw_(p.hw), ifb_(std::size_t(p.hw.ifmap_buffers)), wtb_(std::size_t(p.hw.weight_buffers)),
+        psb_(std::size_t(p.hw.psum_buffers)) {}
+
+  TileBox box(int n, int yi, int xi, int ki, int ci) const {
+    const TilePlan& plan = p_.plan;
+    TileBox b;
+    b.n = n;
+    b.yi = yi; b.oy0 = yi * plan.th; b.th = std::min(plan.th, l_.ho() - b.oy0);
+    b.xi = xi; b.ox0 = xi * plan.tw; b.tw = std::min(plan.tw, l_.wo() - b.ox0);
+    b.ci = ci; b.c0 = ci * plan.tc; b.tc = std::min(plan.tc, l_.c - b.c0);
+    b.ki = ki; b.kg0 = ki * plan.n_kg; b.nkg = std::min(plan.n_kg, ceil_div(l_.k, hw_.cols) - b.kg0);
+    return b;
+  }
+
+  int next_psum_buffer() {
+    const int b = next_psum_;
+    next_psum_ = (next_psum_ + 1) % hw_.psum_buffers;
+    return b;
+  }
+
+  // Emits what one RUN needs: its loads (unless resident), a psum load, the RUN, a store.
+  void step(const TileBox& t, bool preload, bool load_psums, bool store, int pb) {
+    const std::string note = fmt::format("n={} oy={}..{} ox={}..{} k={}..{} c={}..{}", t.n, t.oy0, t.oy0 + t.th - 1,
+                                         t.ox0, t.ox0 + t.tw - 1, t.kg0 * hw_.cols,
+                                         std::min(l_.k, (t.kg0 + t.nkg) * hw_.cols) - 1, t.c0, t.c0 + t.tc - 1);
+    const TileWindow win = tile_window(l_, hw_, t.tc, t.th, t.tw);
+
+    const auto [ib, load_ifmap] = place(ifb_, {t.n, t.yi, t.xi, t.ci}, last_run_ifmap_);
+    if (load_ifmap) {
+      emit(ifmap_load(t, win, ib), note);
+      ifb_[std::size_t(ib)].load = ld_;
+    }
+    const auto [wb, load_weights] = place(wtb_, {t.ki, t.ci, 0, 0}, last_run_weights_);
+    if (load_weights) {
+      emit(weight_load(t, wb), note);
+      wtb_[std::size_t(wb)].load = ld_;
+    }
+
+    PsumBuffer& ps = psb_[std::size_t(pb)];
+    if (load_psums) {
+      hw::Command c = psum_transfer(hw::Opcode::LoadPsums, t, pb);
+      c.wait_ex = ps.last_run;
+      emit(c, note);
+      ps.last_ps = ps_;
+    }
+
+    hw::Command run;
+    run.op = hw::Opcode::Run;
+    run.wait_ld = std::max(ifb_[std::size_t(ib)].load, wtb_[std::size_t(wb)].load);
+    run.wait_ps = ps.last_ps;  // the store that drained the buffer, or the psum load that filled it
+    hw::RunDesc& r = run.run;
+    r.ifmap_buf = std::uint8_t(ib);
+    r.weight_buf = std::uint8_t(wb);
+    r.psum_buf = std::uint8_t(pb);
+    r.preload = preload;
+    r.n_kg = std::uint32_t(t.nkg);
+    r.n_cy = std::uint32_t(t.th);
+    r.n_cx = std::uint32_t(win.ncx);
+    r.n_c = std::uint32_t(t.tc);
+    r.n_ky = std::uint32_t(l_.ky);
+    r.n_kx = std::uint32_t(l_.kx);
+    r.step_cx = std::uint32_t(hw_.rows * l_.sx);
+    r.step_cy = std::uint32_t(l_.sy * win.wt);
+    r.step_c = std::uint32_t(std::int64_t(win.ht) * win.wt);
+    r.step_ky = std::uint32_t(l_.dy * win.wt);
+    r.region = region_width(l_, hw_);
+    r.lane_stride = std::uint32_t(l_.sx);
+    r.pattern = kernel_pattern(l_);
+    emit(run, note);
+    ifb_[std::size_t(ib)].last_reader = wtb_[std::size_t(wb)].last_reader = ps.last_run = ex_;
+    last_run_ifmap_ = ib;
+    last_run_weights_ = wb;
+
+    if (store) {
+      hw::Command c = psum_transfer(hw::Opcode::StorePsums, t, pb);
+      c.wait_ex = ps.last_run;
+      emit(c, note);
+      ps.last_ps = ps_;
+    }
+  }
+
+private:
+  // The buffer holding `tile`, or the one to load it into: the buffer the most recent RUN did not
+  // use, so the load overlaps that RUN.
+  std::pair<int, bool> place(std::vector<InBuffer>& bufs, std::array<int, 4> tile, int last_run_buf) {
+    for (std::size_t b = 0; b < bufs.size(); ++b)
+      if (bufs[b].valid && bufs[b].tile == tile) return {int(b), false};
+    const int b = (bufs.size() == 1 || last_run_buf < 0) ? 0 : 1 - last_run_buf;
+    bufs[std::size_t(b)].valid = true;
+    bufs[std::size_t(b)].tile = tile;
+    return {b, true};
+  }
+
+  hw::Command ifmap_load(const TileBox& t, const TileWindow& win, int ib) {
+    const std::uint64_t eb = std::uint64_t(hw_.elem_bytes());
+    hw::Command c;
+    c.op = hw::Opcode::LoadIfmap;
+    c.wait_ex = ifb_[std::size_t(ib)].last_reader;
+    hw::DmaDesc& d = c.dma;
+    d.buf = std::uint8_t(ib);
+    d.n_planes = std::uint32_t(t.tc);
+    d.plane_stride = std::uint32_t(std::uint64_t(l_.h) * l_.w * eb);
+    d.row_stride = std::uint32_t(std::uint64_t(l_.w) * eb);
+    d.tail = std::uint32_t(win.tail);
+    const int iy0 = t.oy0 * l_.sy - l_.pt, ix0 = t.ox0 * l_.sx - l_.pl;
+    const int r_lo = std::max(iy0, 0), r_hi = std::min(iy0 + win.ht - 1, l_.h - 1);
+    const int c_lo = std::max(ix0, 0), c_hi = std::min(ix0 + win.wt - 1, l_.w - 1);
+    const std::uint64_t plane0 = (std::uint64_t(t.n) * l_.c + std::uint64_t(t.c0)) * l_.h;
+    if (r_hi < r_lo || c_hi < c_lo) {
+      // The window lies wholly in the padding: every row is a zero row, no DRAM data.
+      d.dram_addr = p_.dram.ifmap_base + plane0 * std::uint64_t(l_.w) * eb;
+      d.n_rows = 0;
+      d.row_len = 0;
+      d.pad_top = std::uint32_t(win.ht);
+      d.pad_left = std::uint32_t(win.wt);
+      return c;
+    }
+    d.dram_addr = p_.dram.ifmap_base + ((plane0 + std::uint64_t(r_lo)) * l_.w + std::uint64_t(c_lo)) * eb;
+    d.n_rows = std::uint32_t(r_hi - r_lo + 1);
+    d.row_len = std::uint32_t(c_hi - c_lo + 1);
+    d.pad_top = std::uint32_t(r_lo - iy0);
+    d.pad_bottom = std::uint32_t(iy0 + win.ht - 1 - r_hi);
+    d.pad_left = std::uint32_t(c_lo - ix0);
+    d.pad_right = std::uint32_t(ix0 + win.wt - 1 - c_hi);
+    return c;
+  }
+
+  hw::Command weight_load(const TileBox& t, int wb) {
+    const std::uint64_t eb = std::uint64_t(hw_.elem_bytes());
+    const std::uint64_t kernel = std::uint64_t(l_.ky) * l_.kx * std::uint64_t(hw_.cols);  // elements per channel
+    hw::Command c;
+    c.op = hw::Opcode::LoadWeights;
+    c.wait_ex = wtb_[std::size_t(wb)].last_reader;
+    hw::DmaDesc& d = c.dma;
+    d.buf = std::uint8_t(wb);
+    d.dram_addr = p_.dram.weights_base + (std::uint64_t(t.kg0) * l_.c + std::uint64_t(t.c0)) * kernel * eb;
+    d.n_planes = std::uint32_t(t.nkg);
+    d.plane_stride = std::uint32_t(std::uint64_t(l_.c) * kernel * eb);
+    d.n_rows = 1;
+    d.row_len = std::uint32_t(std::uint64_t(t.tc) * kernel);
+    d.row_stride = std::uint32_t(d.row_len * eb);
+    return c;
+  }
+
+  // STORE_PSUMS and LOAD_PSUMS share one geometry: the tile's valid output channels and columns,
+  // with the context padding of each row skipped (store) or zero filled (load).
+  hw::Command psum_transfer(hw::Opcode op, const TileBox& t, int pb) {
+    const std::uint64_t ab = std::uint64_t(hw_.acc_bytes());
+    const int k0 = t.kg0 * hw_.cols;
+    hw::Command c;
+    c.op = op;
+    hw::DmaDesc& d = c.dma;
+    d.buf = std::uint8_t(pb);
+    d.dram_addr = p_.dram.ofmap_base +
+                  (((std::uint64_t(t.n) * l_.k + std::uint64_t(k0)) * l_.ho() + std::uint64_t(t.oy0)) * l_.wo() +
+                   std::uint64_t(t.ox0)) * ab;
+    d.n_planes = std::uint32_t(std::min(l_.k, k0 + t.nkg * hw_.cols) - k0);
+    d.plane_stride = std::uint32_t(std::uint64_t(l_.ho()) * l_.wo() * ab);
+    d.n_rows = std::uint32_t(t.th);
+    d.row_stride = std::uint32_t(std::uint64_t(l_.wo()) * ab);
+    d.row_len = std::uint32_t(t.tw);
+    d.pad_right = std::uint32_t(ceil_div(t.tw, hw_.rows) * hw_.rows - t.tw);
+    return c;
+  }
+
+  void emit(hw::Command c, const std::string& note) {
+    switch (hw::engine_of(c.op)) {
+      case hw::Engine::LD: ++ld_; break;
+      case hw::Engine::EX: ++ex_; break;
+      case hw::Engine::PS: ++ps_; break;
+    }
+    const std::string bad = command_field_violation(c, hw_);
+    if (!bad.empty())  // tiling.cpp rejects every layer that could get here
+      throw std::logic_error(fmt::format("compiler bug: command #{} ({}) has {}", p_.commands.size(),
+                                         c.to_string(), bad));
+    p_.commands.push_back(c);
+    p_.notes.push_back(note);
+  }
+
+  Program& p_;
+  const Layer& l_;
+  const hw::HwParams& hw_;
+  std::vector<InBuffer> ifb_, wtb_;
+  std::vector<PsumBuffer> psb_;
+  std::uint32_t ld_ = 0, ex_ = 0, ps_ = 0;  // commands emitted per engine (= ordinal of the last)
+  int last_run_ifmap_ = -1, last_run_weights_ = -1;
+  int next_psum_ = 0;
+};
+
+void emit_program(Program& p) {
+  Emitter e(p);
+  const TilePlan& t = p.plan;
+  if (t.order == "spill") {
+    // Input-channel slices outermost: after every slice the partial sums go to the ofmap region
+    // and come back for the next one.
+    for (int ci = 0; ci < t.tiles_c; ++ci)
+      for (int n = 0; n < p.layer.n; ++n)
+        for (int yi = 0; yi < t.tiles_h; ++yi)
+          for (int xi = 0; xi < t.tiles_w; ++xi)
+            for (int ki = 0; ki < t.tiles_k; ++ki)
+              e.step(e.box(n, yi, xi, ki, ci), ci > 0, ci > 0, true, e.next_psum_buffer());
+  } else {
+    for (int n = 0; n < p.layer.n; ++n)
+      for (int yi = 0; yi < t.tiles_h; ++yi)
+        for (int xi = 0; xi < t.tiles_w; ++xi)
+          for (int ki = 0; ki < t.tiles_k; ++ki) {
+            const int pb = e.next_psum_buffer();
+            for (int ci = 0; ci < t.tiles_c; ++ci)
+              e.step(e.box(n, yi, xi, ki, ci), ci > 0, false, ci == t.tiles_c - 1, pb);
+          }
+  }
+  p.runs = int(std::count_if(p.commands.begin(), p.commands.end(),
+                             [](const hw::Command& c) { return c.op == hw::Opcode::Run; }));
+}
+
+std::uint64_t dma_bytes(const hw::DmaDesc& d, int elem_bytes) {
+  return std::uint64_t(d.n_planes) * d.n_rows * d.row_len * std::uint64_t(elem_bytes);
+}
+
+}  // namespace
+
+std::vector<std::string> loop_order_names() { return {"output_stationary", "spill"}; }
+
+DramLayout dram_layout(const Layer& l, const hw::HwParams& hw) {
+  DramLayout d;
+  const std::uint64_t groups = std::uint64_t(ceil_div(l.k, hw.cols));
+  d.ifmap_base = 0;
+  d.ifmap_bytes = std::uint64_t(l.ifmap_elems()) * std::uint64_t(hw.elem_bytes());
+  d.weights_base = align64(d.ifmap_base + d.ifmap_bytes);
+  d.weights_bytes = groups * std::uint64_t(l.c) * l.ky * l.kx * std::uint64_t(hw.cols) * std::uint64_t(hw.elem_bytes());
+  d.ofmap_base = align64(d.weights_base + d.weights_bytes);
+  d.ofmap_bytes = std::uint64_t(l.ofmap_elems()) * std::uint64_t(hw.acc_bytes());
+  d.total_bytes = align64(d.ofmap_base + d.ofmap_bytes);
+  return d;
+}
+
+std::string TilePlan::describe() const {
+  const auto n = [](int v, const char* what) { return fmt::format("{} {}{}", v, what, v == 1 ? "" : "s"); };
+  return fmt::format("Tc = {} ({}), n_kg = {} ({}), Th = {} ({}), Tw = {} ({}), order {}; largest tile uses {} "
+                     "ifmap, {} weight and {} psum words",
+                     tc, n(tiles_c, "slice"), n_kg, n(tiles_k, "tile"), th, n(tiles_h, "tile"), tw,
+                     n(tiles_w, "tile"), order, ifmap_words, weight_words, psum_words);
+}
+
+std::string Program::listing() const {
+  std::string out;
+  std::array<int, 3> ordinal{};
+  static const char* const kEngine[] = {"LD", "EX", "PS"};
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    const int e = int(hw::engine_of(commands[i].op));
+    out += fmt::format("{:>5} {}{:<5} {}", i, kEngine[e], ++ordinal[std::size_t(e)], commands[i].to_string());
+    if (i < notes.size()) out += "  ; " + notes[i];
+    out += '\n';
+  }
+  return out;
+}
+
+DramTraffic program_traffic(const Program& p) {
+  DramTraffic t;
+  for (const auto& c : p.commands) {
+    switch (c.op) {
+      case hw::Opcode::LoadIfmap: t.ifmap += dma_bytes(c.dma, p.hw.elem_bytes()); break;
+      case hw::Opcode::LoadWeights: t.weights += dma_bytes(c.dma, p.hw.elem_bytes()); break;
+      case hw::Opcode::LoadPsums: t.psums_in += dma_bytes(c.dma, p.hw.acc_bytes()); break;
+      case hw::Opcode::StorePsums: t.ofmap += dma_bytes(c.dma, p.hw.acc_bytes()); break;
+      case hw::Opcode::Run: break;
+    }
+  }
+  return t;
+}
+
+Program compile_layer(const Layer& layer, const Config& config, const CompileOptions& options) {
+  validate_layer(layer, layer_source(layer));
+  Program p;
+  p.layer = layer;
+  p.config = config;
+  p.hw = hw::HwParams::from(config);
+  p.plan = choose_plan(layer, config, options);
+  p.dram = dram_layout(layer, p.hw);
+  emit_program(p);
+  return p;
+}
+
+std::vector<std::uint8_t> build_dram_image(const Program& p, const ConvOperands& ops) {
+  const Layer& l = p.layer;
+  if (!(ops.layer == l) || ops.arithmetic != p.config.arithmetic ||
+      ops.ifmap.size() != std::size_t(l.ifmap_elems()) || ops.weights.size() != std::size_t(l.weight_elems()))
+    throw std::invalid_argument(fmt::format("build_dram_image: the operands ({}, {}) are not those of the program's "
+                                            "layer {} in {}",
+                                            ops.layer.spec(), arithmetic_info(ops.arithmetic).name, l.spec(),
+                                            arithmetic_info(p.config.arithmetic).name));
+  std::vector<std::uint8_t> dram(p.dram.total_bytes, 0);
+  const int eb = p.hw.elem_bytes();
+  const auto put = [&](std::uint64_t addr, ElemBits v) {
+    for (int b = 0; b < eb; ++b) dram[addr + std::uint64_t(b)] = std::uint8_t(v >> (8 * b));
+  };
+  for (std::size_t i = 0; i < ops.ifmap.size(); ++i) put(p.dram.ifmap_base + i * std::uint64_t(eb), ops.ifmap[i]);
+  // [K][C][ky][kx] -> [K/COLS][C][ky][kx][COLS]; the last group's missing channels stay zero.
+  const std::uint64_t kernel = std::uint64_t(l.ky) * l.kx;
+  const std::uint64_t cols = std::uint64_t(p.hw.cols);
+  for (int k = 0; k < l.k; ++k)
+    for (int c = 0; c < l.c; ++c)
+      for (std::uint64_t j = 0; j < kernel; ++j) {
+        const std::uint64_t src = (std::uint64_t(k) * l.c + std::uint64_t(c)) * kernel + j;
+        const std::uint64_t dst = ((std::uint64_t(k) / cols * l.c + std::uint64_t(c)) * kernel + j) * cols +
+                                  std::uint64_t(k) % cols;
+        put(p.dram.weights_base + dst * std::uint64_t(eb), ops.weights[src]);
+      }
+  return dram;
+}
+
+std::vector<AccBits> extract_outputs(const Program& p, const std::uint8_t* dram) {
+  std::vector<AccBits> out(std::size_t(p.layer.ofmap_elems()));
+  const int ab = p.hw.acc_bytes();
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const std::uint8_t* e = dram + p.dram.ofmap_base + i * std::uint64_t(ab);
+    AccBits v = 0;
+    for (int b = 0; b < ab; ++b) v |= AccBits(e[b]) << (8 * b);
+    out[i] = v;
+  }
+  return out;
+}
+
+}  // namespace flycol

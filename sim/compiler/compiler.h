@@ -1,0 +1,87 @@
+// The layer compiler (docs/microarchitecture.md, sections 4, 5, 8 and 12): turns one convolution
+// layer and an accelerator configuration into the command stream and the DRAM layout that the
+// SystemC model, the RTL and the analytical model all execute. Host side only, no timing.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hw/common/command.h"
+#include "hw/common/hw_params.h"
+#include "sim/config/config.h"
+#include "sim/config/layer.h"
+#include "sim/workload/workload.h"
+
+namespace flycol {
+
+// Tile sizes and loop order forced by the user; 0 lets the compiler choose. Forced values are
+// validated like any input (InputError with source "compile options" and the option's key).
+struct CompileOptions {
+  int tile_c = 0;   // input channels per slice (Tc)
+  int tile_kg = 0;  // output-channel groups of array.cols per tile (n_kg)
+  int tile_h = 0;   // output rows per tile (Th)
+  int tile_w = 0;   // output columns per tile (Tw): a multiple of array.rows, or Wo
+  std::string order = "output_stationary";  // or "spill" (partial sums leave the chip per slice)
+};
+
+// The loop orders compile_layer knows, for --help and validation.
+std::vector<std::string> loop_order_names();
+
+// Byte addresses of the three tensors in DRAM (section 4); each base is 64-byte aligned and
+// total_bytes (the image size) is rounded up to 64 bytes.
+struct DramLayout {
+  std::uint64_t ifmap_base = 0, ifmap_bytes = 0;      // [N][C][H][W], elem_bits/8 per element
+  std::uint64_t weights_base = 0, weights_bytes = 0;  // [ceil(K/COLS)][C][ky][kx][COLS], zero padded
+  std::uint64_t ofmap_base = 0, ofmap_bytes = 0;      // [N][K][Ho][Wo], acc_bits/8 per element
+  std::uint64_t total_bytes = 0;
+};
+DramLayout dram_layout(const Layer& layer, const hw::HwParams& hw);
+
+// The tiling of a layer: full-tile sizes and how many tiles each dimension has (edge tiles
+// are smaller). The *_words fields are the SRAM words the largest tile needs per buffer.
+struct TilePlan {
+  int tc = 1, n_kg = 1, th = 1, tw = 1;
+  int tiles_c = 1, tiles_k = 1, tiles_h = 1, tiles_w = 1;
+  std::string order = "output_stationary";
+  std::int64_t ifmap_words = 0, weight_words = 0, psum_words = 0;
+
+  std::string describe() const;
+};
+
+struct Program {
+  Layer layer;
+  Config config;
+  hw::HwParams hw;
+  DramLayout dram;
+  TilePlan plan;
+  std::vector<hw::Command> commands;
+  std::vector<std::string> notes;  // per command: the tile it works on, for listings and errors
+  int runs = 0;                    // RUN commands in `commands`
+
+  // One line per command: stream index, engine and ordinal (what wait thresholds count), the
+  // command, and the tile it belongs to.
+  std::string listing() const;
+};
+
+// Bytes the DMA descriptors of a program move, per tensor (section 13's DRAM counters).
+struct DramTraffic {
+  std::uint64_t ifmap = 0, weights = 0, psums_in = 0, ofmap = 0;  // ofmap: every STORE_PSUMS
+  std::uint64_t total() const { return ifmap + weights + psums_in + ofmap; }
+};
+DramTraffic program_traffic(const Program& p);
+
+// Chooses the tiling (or takes the forced one), lays out DRAM and emits the command stream with
+// its wait thresholds. Throws InputError for a layer the configuration cannot run: dilated kernel
+// wider than feeder.pattern_bits, a smallest tile that does not fit the SRAMs, a command field
+// that would overflow, or bad options.
+Program compile_layer(const Layer& layer, const Config& config, const CompileOptions& options = {});
+
+// The DRAM image before the run: ifmap and blocked weights at their bases, everything else zero.
+// Throws std::invalid_argument if the operands do not belong to the program's layer/arithmetic.
+std::vector<std::uint8_t> build_dram_image(const Program& p, const ConvOperands& ops);
+
+// The ofmap [N][K][Ho][Wo] read back from a DRAM image after the run.
+std::vector<AccBits> extract_outputs(const Program& p, const std::uint8_t* dram);
+
+}  // namespace flycol

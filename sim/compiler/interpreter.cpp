@@ -1,0 +1,249 @@
+// Functional command interpreter: SRAM buffers as element arrays, DMA streams element by element,
+// RUN as the plain loop nest of section 8 with the PE's scalar MAC. Speed matters only enough to
+// run hundreds of random layers in a unit test, so the loops stay close to the spec's text.
+#include "sim/compiler/interpreter.h"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "sim/numerics/fp16.h"
+#include "sim/numerics/int_mac.h"
+
+namespace flycol {
+namespace {
+
+struct Buffer {
+  std::vector<std::uint32_t> elems;  // raw element bits
+  std::vector<std::uint8_t> defined; // psum buffers: element holds a value some command wrote
+  std::int64_t written = -1;         // ifmap/weights: stream length of the last load (-1: never loaded)
+};
+
+class Interpreter {
+public:
+  Interpreter(const Program& p, std::vector<std::uint8_t>& dram) : p_(p), hw_(p.hw), dram_(dram) {
+    const auto make = [](int count, int depth, int per_word) {
+      auto v = std::vector<Buffer>(std::size_t(count));
+      for (auto& b : v) {
+        b.elems.assign(std::size_t(depth) * std::size_t(per_word), 0);
+        b.defined.assign(b.elems.size(), 0);
+      }
+      return v;
+    };
+    ifmap_ = make(hw_.ifmap_buffers, hw_.ifmap_depth, hw_.bus_elems);
+    weights_ = make(hw_.weight_buffers, hw_.weight_depth, hw_.cols);
+    psums_ = make(hw_.psum_buffers, hw_.psum_depth, hw_.rows);
+    if (dram_.size() < p.dram.total_bytes)
+      throw std::logic_error(fmt::format("interpret: the DRAM image has {} bytes, the program needs {}", dram_.size(),
+                                         p.dram.total_bytes));
+  }
+
+  void run_all() {
+    for (std::size_t i = 0; i < p_.commands.size(); ++i) {
+      index_ = i;
+      const hw::Command& c = p_.commands[i];
+      switch (c.op) {
+        case hw::Opcode::LoadIfmap: load(c.dma, pick(ifmap_, c.dma.buf, "ifmap"), hw_.elem_bytes()); break;
+        case hw::Opcode::LoadWeights: load(c.dma, pick(weights_, c.dma.buf, "weight"), hw_.elem_bytes()); break;
+        case hw::Opcode::LoadPsums:
+          check_psum_stream(c.dma);
+          load(c.dma, pick(psums_, c.dma.buf, "psum"), hw_.acc_bytes());
+          break;
+        case hw::Opcode::StorePsums: store(c.dma); break;
+        case hw::Opcode::Run: run(c.run); break;
+      }
+    }
+  }
+
+private:
+  [[noreturn]] void fail(const std::string& what) const {
+    const hw::Command& c = p_.commands[index_];
+    throw std::logic_error(fmt::format("interpret: command #{} ({}){}: {}", index_, c.to_string(),
+                                       index_ < p_.notes.size() ? " [" + p_.notes[index_] + "]" : "", what));
+  }
+
+  Buffer& pick(std::vector<Buffer>& bufs, unsigned index, const char* sram) {
+    if (index >= bufs.size()) fail(fmt::format("{} buffer {} does not exist ({} buffers)", sram, index, bufs.size()));
+    return bufs[index];
+  }
+
+  std::uint32_t dram_read(std::uint64_t addr, int bytes) const {
+    if (addr + std::uint64_t(bytes) > dram_.size())
+      fail(fmt::format("DRAM read at {:#x} is outside the {}-byte image", addr, dram_.size()));
+    std::uint32_t v = 0;
+    for (int b = 0; b < bytes; ++b) v |= std::uint32_t(dram_[addr + std::uint64_t(b)]) << (8 * b);
+    return v;
+  }
+
+  void dram_write(std::uint64_t addr, int bytes, std::uint32_t v) {
+    if (addr + std::uint64_t(bytes) > dram_.size())
+      fail(fmt::format("DRAM write at {:#x} is outside the {}-byte image", addr, dram_.size()));
+    for (int b = 0; b < bytes; ++b) dram_[addr + std::uint64_t(b)] = std::uint8_t(v >> (8 * b));
+  }
+
+  void check_psum_stream(const hw::DmaDesc& d) const {
+    if (d.pad_left || d.pad_top || d.pad_bottom || d.tail)
+      fail("a psum transfer has only row_len and pad_right per row (pad_left, pad_top, pad_bottom, tail must be 0)");
+    if ((d.row_len + d.pad_right) % std::uint32_t(hw_.rows) != 0)
+      fail(fmt::format("psum rows of row_len + pad_right = {} elements do not start at word boundaries ({} per word)",
+                       d.row_len + d.pad_right, hw_.rows));
+  }
+
+  // Section 7.3: the dense stream written from element 0.
+  void load(const hw::DmaDesc& d, Buffer& buf, int elem_bytes) {
+    std::size_t pos = 0;
+    const auto put = [&](std::uint32_t v) {
+      if (pos >= buf.elems.size()) fail(fmt::format("the stream overflows the buffer ({} elements)", buf.elems.size()));
+      buf.elems[pos] = v;
+      buf.defined[pos] = 1;
+      ++pos;
+    };
+    const auto zeros = [&](std::uint64_t n) {
+      for (std::uint64_t i = 0; i < n; ++i) put(0);
+    };
+    const std::uint64_t row_width = std::uint64_t(d.pad_left) + d.row_len + d.pad_right;
+    for (std::uint32_t pl = 0; pl < d.n_planes; ++pl) {
+      zeros(std::uint64_t(d.pad_top) * row_width);
+      for (std::uint32_t y = 0; y < d.n_rows; ++y) {
+        zeros(d.pad_left);
+        const std::uint64_t row = d.dram_addr + std::uint64_t(pl) * d.plane_stride + std::uint64_t(y) * d.row_stride;
+        for (std::uint32_t x = 0; x < d.row_len; ++x)
+          put(dram_read(row + std::uint64_t(x) * std::uint64_t(elem_bytes), elem_bytes));
+        zeros(d.pad_right);
+      }
+      zeros(std::uint64_t(d.pad_bottom) * row_width);
+    }
+    zeros(d.tail);
+    buf.written = std::int64_t(pos);
+  }
+
+  // Section 7.5: the psum buffer read as [n_planes][n_rows][row_len + pad_right].
+  void store(const hw::DmaDesc& d) {
+    check_psum_stream(d);
+    Buffer& buf = pick(psums_, d.buf, "psum");
+    const int ab = hw_.acc_bytes();
+    const std::uint64_t row_width = std::uint64_t(d.row_len) + d.pad_right;
+    for (std::uint32_t pl = 0; pl < d.n_planes; ++pl)
+      for (std::uint32_t y = 0; y < d.n_rows; ++y) {
+        const std::uint64_t row = d.dram_addr + std::uint64_t(pl) * d.plane_stride + std::uint64_t(y) * d.row_stride;
+        for (std::uint32_t x = 0; x < d.row_len; ++x) {
+          const std::uint64_t e = (std::uint64_t(pl) * d.n_rows + y) * row_width + x;
+          if (e >= buf.elems.size()) fail(fmt::format("psum element {} is outside the buffer", e));
+          if (!buf.defined[e])
+            fail(fmt::format("stores psum element {} (plane {}, row {}, column {}), which no command wrote", e, pl, y,
+                             x));
+          dram_write(row + std::uint64_t(x) * std::uint64_t(ab), ab, buf.elems[e]);
+        }
+      }
+  }
+
+  std::int32_t sext(std::uint32_t e) const {
+    return hw_.elem_bits == 8 ? std::int32_t(std::int8_t(std::uint8_t(e))) : std::int32_t(std::int16_t(e));
+  }
+
+  // Section 8: every context (g, cy, cx), every lane r and column col, reduction over c, y, x.
+  void run(const hw::RunDesc& r) {
+    Buffer& ib = pick(ifmap_, r.ifmap_buf, "ifmap");
+    Buffer& wb = pick(weights_, r.weight_buf, "weight");
+    Buffer& pb = pick(psums_, r.psum_buf, "psum");
+    if (ib.written < 0) fail("reads an ifmap buffer that was never loaded");
+    if (wb.written < 0) fail("reads a weight buffer that was never loaded");
+
+    // The kernel column offsets are the set bits of the pattern (bit i*dx for i < kx).
+    std::vector<std::uint32_t> xoff;
+    for (int bit = 0; bit < 64; ++bit)
+      if ((r.pattern >> bit) & 1u) xoff.push_back(std::uint32_t(bit));
+    if (xoff.size() != r.n_kx)
+      fail(fmt::format("pattern {:#x} has {} set bits, n_kx = {}", r.pattern, xoff.size(), r.n_kx));
+    const std::uint64_t rows = std::uint64_t(hw_.rows), cols = std::uint64_t(hw_.cols), b = std::uint64_t(hw_.bus_elems);
+    const std::uint64_t span = (rows - 1) * r.lane_stride + xoff.back() + 1;  // elements the lanes take per region row
+    if (span > r.region)
+      fail(fmt::format("region = {} is narrower than the {} elements the lanes take from one region row", r.region,
+                       span));
+
+    const std::uint64_t steps = std::uint64_t(r.n_c) * r.n_ky * r.n_kx;  // L
+    if (std::uint64_t(r.n_kg) * steps * cols > std::uint64_t(wb.written))
+      fail(fmt::format("reads {} weight words, the buffer holds {} loaded elements", std::uint64_t(r.n_kg) * steps,
+                       wb.written));
+    const std::uint64_t psum_words = std::uint64_t(r.n_kg) * cols * r.n_cy * r.n_cx;
+    if (psum_words * rows > pb.elems.size())
+      fail(fmt::format("uses {} psum words, the buffer has {}", psum_words, pb.elems.size() / rows));
+
+    // FP16 accumulators are kept as binary16 values in float (fp16::fma_hf is bit-exact with
+    // fp16::mac and avoids converting on every step); integer ones as int32.
+    const bool fp = hw_.arithmetic == Arithmetic::fp16;
+    const bool gating = hw_.zero_gating;
+    std::vector<float> accf(rows * cols), wf(cols);
+    std::vector<std::int32_t> acci(rows * cols), wi(cols);
+    std::vector<std::uint8_t> acc_defined(rows * cols);
+    for (std::uint32_t g = 0; g < r.n_kg; ++g)
+      for (std::uint32_t cy = 0; cy < r.n_cy; ++cy)
+        for (std::uint32_t cx = 0; cx < r.n_cx; ++cx) {
+          const std::uint64_t base = std::uint64_t(cx) * r.step_cx + std::uint64_t(cy) * r.step_cy;
+          // The feeder reads whole words of every region row; the last row of the context reads
+          // furthest. Those words must hold loaded data (tile or tail).
+          const std::uint64_t last_row =
+              base + std::uint64_t(r.n_c - 1) * r.step_c + std::uint64_t(r.n_ky - 1) * r.step_ky;
+          const std::uint64_t last_word = (last_row + r.region - 1) / b;
+          if ((last_word + 1) * b > std::uint64_t(ib.written))
+            fail(fmt::format("context (g={}, cy={}, cx={}) reads ifmap word {}, but only elements 0..{} were loaded", g,
+                             cy, cx, last_word, ib.written - 1));
+          const auto psum_index = [&](std::uint64_t col, std::uint64_t lane) {
+            return (((std::uint64_t(g) * cols + col) * r.n_cy + cy) * r.n_cx + cx) * rows + lane;
+          };
+          for (std::uint64_t lane = 0; lane < rows; ++lane)
+            for (std::uint64_t col = 0; col < cols; ++col) {
+              const std::uint64_t e = psum_index(col, lane);
+              const std::uint32_t init = r.preload ? pb.elems[e] : 0;
+              accf[lane * cols + col] = fp16::to_float(fp16::Bits(init));
+              acci[lane * cols + col] = std::int32_t(init);
+              acc_defined[lane * cols + col] = r.preload ? pb.defined[e] : 1;
+            }
+          for (std::uint32_t c = 0; c < r.n_c; ++c)
+            for (std::uint32_t y = 0; y < r.n_ky; ++y)
+              for (std::uint32_t x = 0; x < r.n_kx; ++x) {
+                const std::uint64_t word = std::uint64_t(g) * steps + (std::uint64_t(c) * r.n_ky + y) * r.n_kx + x;
+                for (std::uint64_t col = 0; col < cols; ++col) {
+                  const std::uint32_t w = wb.elems[word * cols + col];
+                  wf[col] = fp16::to_float(fp16::Bits(w));
+                  wi[col] = sext(w);
+                }
+                const std::uint64_t row_start = base + std::uint64_t(c) * r.step_c + std::uint64_t(y) * r.step_ky;
+                for (std::uint64_t lane = 0; lane < rows; ++lane) {
+                  const std::uint32_t a = ib.elems[row_start + lane * r.lane_stride + xoff[x]];
+                  if (fp) {
+                    // The PE's gating: a zero operand (either sign) leaves the accumulator as is.
+                    const float af = fp16::to_float(fp16::Bits(a));
+                    if (gating && af == 0.0f) continue;
+                    float* ac = &accf[lane * cols];
+                    for (std::uint64_t col = 0; col < cols; ++col)
+                      if (!gating || wf[col] != 0.0f) ac[col] = fp16::fma_hf(af, wf[col], ac[col]);
+                  } else {
+                    const std::int32_t av = sext(a);
+                    std::int32_t* ac = &acci[lane * cols];
+                    for (std::uint64_t col = 0; col < cols; ++col) ac[col] = intmac::mac(av, wi[col], ac[col]);
+                  }
+                }
+              }
+          for (std::uint64_t lane = 0; lane < rows; ++lane)
+            for (std::uint64_t col = 0; col < cols; ++col) {
+              const std::uint64_t e = psum_index(col, lane);
+              pb.elems[e] = fp ? std::uint32_t(fp16::from_float(accf[lane * cols + col]))
+                               : std::uint32_t(acci[lane * cols + col]);
+              pb.defined[e] = acc_defined[lane * cols + col];
+            }
+        }
+  }
+
+  const Program& p_;
+  const hw::HwParams& hw_;
+  std::vector<std::uint8_t>& dram_;
+  std::vector<Buffer> ifmap_, weights_, psums_;
+  std::size_t index_ = 0;
+};
+
+}  // namespace
+
+void interpret(const Program& p, std::vector<std::uint8_t>& dram) { Interpreter(p, dram).run_all(); }
+
+}  // namespace flycol

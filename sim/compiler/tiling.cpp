@@ -1,0 +1,333 @@
+// Tile geometry, the legality of a tiling and the tile-size heuristic. Every limit the hardware
+// has is checked here, before any command exists, so that a layer the configuration cannot run
+// is rejected with the key to change rather than failing deep inside a model.
+#include "sim/compiler/tiling.h"
+
+#include <algorithm>
+#include <functional>
+#include <stdexcept>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "sim/common/input_error.h"
+#include "sim/compiler/command_limits.h"
+
+namespace flycol {
+namespace {
+
+constexpr const char* kOptionsSource = "compile options";
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+std::string counted(std::int64_t n, const char* noun) { return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s"); }
+
+int groups(const Layer& l, const hw::HwParams& hw) { return int(ceil_div(l.k, hw.cols)); }
+
+// The smallest kB value of `key`'s SRAM that holds `words` words (what a message should ask for).
+std::int64_t kbytes_for(std::int64_t words, int word_bits) { return ceil_div(words * word_bits, 8192); }
+
+std::string sram_problem(const char* what, std::int64_t words, int word_bits, int kbytes, std::int64_t depth,
+                         const std::string& detail) {
+  const std::int64_t kb = kbytes_for(words, word_bits);
+  return fmt::format("needs {} {} words of {} bits ({}), but one buffer of {} kB holds {}: at least {} kB{} is needed",
+                     words, what, word_bits, detail, kbytes, depth, kb,
+                     kb > 4096 ? " (more than the largest, 4096)" : "");
+}
+
+// A command field of the tiling that would not fit its width.
+std::optional<Shortfall> field_shortfall(const char* key, const char* field, std::int64_t value, std::uint64_t max,
+                                         const char* why) {
+  if (value >= 0 && std::uint64_t(value) <= max) return std::nullopt;
+  Shortfall s;
+  s.key = key;
+  s.layer_key = true;
+  s.needed = value;
+  s.available = std::int64_t(max);
+  s.problem = fmt::format("makes the command field {} = {} ({}), but it holds at most {}", field, value, why, max);
+  return s;
+}
+
+// Fields that depend only on the layer, the array and the DRAM layout, not on the tiling.
+void check_layer_fields(const Layer& l, const hw::HwParams& hw) {
+  const std::int64_t eb = hw.elem_bytes(), ab = hw.acc_bytes();
+  const DramLayout d = dram_layout(l, hw);
+  const std::optional<Shortfall> checks[] = {
+      field_shortfall("sx", "step_cx", std::int64_t(hw.rows) * l.sx, kStepMax, "array.rows x sx"),
+      field_shortfall("sx", "region", region_width(l, hw), kCountMax, "(array.rows - 1) x sx + (kx - 1) x dx + 1"),
+      field_shortfall("sx", "lane_stride", l.sx, kLaneStrideMax, "sx"),
+      field_shortfall("ky", "n_ky", l.ky, kCountMax, "ky"),
+      field_shortfall("W", "plane_stride", std::int64_t(l.h) * l.w * eb, kByteStrideMax, "ifmap H x W x bytes"),
+      field_shortfall("C", "plane_stride", std::int64_t(l.c) * l.ky * l.kx * hw.cols * eb, kByteStrideMax,
+                      "weights C x ky x kx x array.cols x bytes"),
+      field_shortfall("W", "plane_stride", std::int64_t(l.ho()) * l.wo() * ab, kByteStrideMax,
+                      "ofmap Ho x Wo x bytes"),
+      field_shortfall("N", "dram_addr", std::int64_t(d.total_bytes), kDramAddrMax, "the end of the DRAM image"),
+  };
+  for (const auto& s : checks)
+    if (s) throw InputError(layer_source(l), s->key, fmt::format("= {}: {}", s->needed, s->problem));
+}
+
+void check_pattern(const Layer& l, const Config& cfg) {
+  // The feed lanes are popped together: a lane must be able to hold a whole kernel row while the
+  // last lane waits for its first element, or the feeder deadlocks (microarchitecture 9.2).
+  const int lane_elems = cfg.feeder.fifo_depth * cfg.feeder.intermediate_regs;
+  if (cfg.array.rows > 1 && l.kx > lane_elems)
+    throw InputError(cfg.source, "feeder.fifo_depth",
+                     fmt::format("= {}: the layer '{}' has kx = {} kernel columns, but a feed lane holds at most "
+                                 "feeder.fifo_depth x feeder.intermediate_regs = {} x {} = {} elements, and lanes "
+                                 "popped in lockstep would deadlock on a wider kernel row; allowed: kx <= {} (set "
+                                 "feeder.fifo_depth to at least {})",
+                                 cfg.feeder.fifo_depth, l.name, l.kx, cfg.feeder.fifo_depth,
+                                 cfg.feeder.intermediate_regs, lane_elems, lane_elems,
+                                 (l.kx + cfg.feeder.intermediate_regs - 1) / cfg.feeder.intermediate_regs));
+  const int pb = cfg.feeder.pattern_bits;
+  if (l.extent_x() <= pb) return;
+  throw InputError(cfg.source, "feeder.pattern_bits",
+                   fmt::format("= {}: the layer '{}' has a dilated kernel width (kx - 1) * dx + 1 = ({} - 1) * {} + 1 "
+                               "= {}, but the kernel pattern allows at most {} columns; for kx = {} the largest "
+                               "dilation is dx = {} (or feeder.pattern_bits must be at least {}, at most 64)",
+                               pb, l.name, l.kx, l.dx, l.extent_x(), pb, l.kx, cfg.max_dilation(l.kx), l.extent_x()));
+}
+
+std::string option_value_text(const CompileOptions& o) {
+  std::vector<std::string> parts;
+  if (o.tile_c) parts.push_back(fmt::format("tile_c = {}", o.tile_c));
+  if (o.tile_kg) parts.push_back(fmt::format("tile_kg = {}", o.tile_kg));
+  if (o.tile_h) parts.push_back(fmt::format("tile_h = {}", o.tile_h));
+  if (o.tile_w) parts.push_back(fmt::format("tile_w = {}", o.tile_w));
+  std::string s;
+  for (const auto& p : parts) s += (s.empty() ? "" : ", ") + p;
+  return s;
+}
+
+void validate_options(const Layer& l, const hw::HwParams& hw, const CompileOptions& o) {
+  const auto names = loop_order_names();
+  if (std::find(names.begin(), names.end(), o.order) == names.end()) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    throw InputError(kOptionsSource, "order", fmt::format("= {}: must be one of {}", o.order, list));
+  }
+  const auto range = [](const char* key, int v, int hi, const char* what) {
+    if (v < 0 || v > hi)
+      throw InputError(kOptionsSource, key,
+                       fmt::format("= {}: must be 0 (the compiler chooses) or an integer in [1, {}] ({})", v, hi, what));
+  };
+  range("tile_c", o.tile_c, l.c, "input channels C");
+  range("tile_kg", o.tile_kg, groups(l, hw), "output-channel groups ceil(K / array.cols)");
+  range("tile_h", o.tile_h, l.ho(), "output rows Ho");
+  range("tile_w", o.tile_w, l.wo(), "output columns Wo");
+  if (o.tile_w > 0 && o.tile_w < l.wo() && o.tile_w % hw.rows != 0)
+    throw InputError(kOptionsSource, "tile_w",
+                     fmt::format("= {}: a column tile narrower than the output row (Wo = {}) must be a multiple of "
+                                 "array.rows = {}",
+                                 o.tile_w, l.wo(), hw.rows));
+}
+
+// Largest v in [lo, hi] with fits(v), given fits(lo) and fits monotone (true up to a limit).
+int largest_fitting(int lo, int hi, const std::function<bool(int)>& fits) {
+  while (lo < hi) {
+    const int mid = lo + (hi - lo + 1) / 2;
+    if (fits(mid)) lo = mid; else hi = mid - 1;
+  }
+  return lo;
+}
+
+}  // namespace
+
+std::string layer_source(const Layer& l) { return fmt::format("layer '{}' ({})", l.name, l.spec()); }
+
+std::uint32_t region_width(const Layer& l, const hw::HwParams& hw) {
+  return std::uint32_t((hw.rows - 1) * l.sx + l.extent_x());
+}
+
+std::uint64_t kernel_pattern(const Layer& l) {
+  std::uint64_t p = 0;
+  for (int i = 0; i < l.kx; ++i) p |= std::uint64_t(1) << (i * l.dx);
+  return p;
+}
+
+TileWindow tile_window(const Layer& l, const hw::HwParams& hw, int tc, int th, int tw) {
+  TileWindow w;
+  w.ht = (th - 1) * l.sy + l.extent_y();
+  w.wt = (tw - 1) * l.sx + l.extent_x();
+  w.ncx = int(ceil_div(tw, hw.rows));
+  const std::int64_t plane = std::int64_t(w.ht) * w.wt;
+  w.elems = tc * plane;
+  // The feeder's largest row start (last context, last channel, last kernel row) plus the
+  // region: lanes of an edge context run past the tile's last column into the tail.
+  const std::int64_t row_start_max = std::int64_t(w.ncx - 1) * hw.rows * l.sx + std::int64_t(th - 1) * l.sy * w.wt +
+                                     std::int64_t(tc - 1) * plane + std::int64_t(l.ky - 1) * l.dy * w.wt;
+  w.last_read = row_start_max + region_width(l, hw) - 1;
+  const std::int64_t b = hw.bus_elems;
+  const std::int64_t read_end = (w.last_read / b + 1) * b;  // whole words are read
+  w.tail = std::max<std::int64_t>(0, read_end - w.elems);
+  w.words = ceil_div(w.elems + w.tail, b);
+  return w;
+}
+
+std::optional<Shortfall> plan_shortfall(const Layer& l, const Config& cfg, const hw::HwParams& hw, int tc, int n_kg,
+                                        int th, int tw) {
+  const int wo = l.wo();
+  const int tiles_w = int(ceil_div(wo, tw));
+  std::vector<int> widths = {tw};
+  const int edge = wo - (tiles_w - 1) * tw;
+  if (edge != tw) widths.push_back(edge);
+
+  for (int w : widths) {
+    const TileWindow win = tile_window(l, hw, tc, th, w);
+    if (win.words > hw.ifmap_depth) {
+      Shortfall s;
+      s.key = "sram.ifmap.kbytes";
+      s.needed = win.words;
+      s.available = hw.ifmap_depth;
+      s.problem = sram_problem("ifmap", win.words, cfg.ifmap.word_bits, cfg.ifmap.kbytes, hw.ifmap_depth,
+                               fmt::format("{} x {} x {} + {}", counted(tc, "channel"), counted(win.ht, "row"),
+                                           counted(win.wt, "column"), counted(win.tail, "tail zero")));
+      return s;
+    }
+  }
+  const std::int64_t wwords = std::int64_t(n_kg) * tc * l.ky * l.kx;
+  if (wwords > hw.weight_depth) {
+    Shortfall s;
+    s.key = "sram.weights.kbytes";
+    s.needed = wwords;
+    s.available = hw.weight_depth;
+    s.problem = sram_problem("weight", wwords, cfg.weights.word_bits, cfg.weights.kbytes, hw.weight_depth,
+                             fmt::format("{} x {} x a {} x {} kernel", counted(n_kg, "group"),
+                                         counted(tc, "channel"), l.ky, l.kx));
+    return s;
+  }
+  for (int w : widths) {
+    const std::int64_t pwords = std::int64_t(n_kg) * hw.cols * th * ceil_div(w, hw.rows);
+    if (pwords > hw.psum_depth) {
+      Shortfall s;
+      s.key = "sram.psums.kbytes";
+      s.needed = pwords;
+      s.available = hw.psum_depth;
+      s.problem = sram_problem("psum", pwords, cfg.psums.word_bits, cfg.psums.kbytes, hw.psum_depth,
+                               fmt::format("{} x {} x {}", counted(std::int64_t(n_kg) * hw.cols, "output channel"),
+                                           counted(th, "row"), counted(ceil_div(w, hw.rows), "context")));
+      return s;
+    }
+  }
+
+  // Command fields that grow with the tile. Keys name the layer dimension that drives them.
+  for (int w : widths) {
+    const TileWindow win = tile_window(l, hw, tc, th, w);
+    const std::optional<Shortfall> checks[] = {
+        field_shortfall("C", "n_c", tc, kCountMax, "input channels per slice"),
+        field_shortfall("H", "n_cy", th, kCountMax, "output rows per tile"),
+        field_shortfall("W", "n_cx", win.ncx, kCountMax, "contexts per output row"),
+        field_shortfall("K", "n_planes", std::min<std::int64_t>(l.k, std::int64_t(n_kg) * hw.cols), kCountMax,
+                        "output channels per STORE_PSUMS"),
+        field_shortfall("W", "row_len", w, kCountMax, "output columns per STORE_PSUMS row"),
+        field_shortfall("H", "pad_top", win.ht, kCountMax, "input rows per tile"),
+        field_shortfall("W", "pad_left", win.wt, kCountMax, "input columns per tile"),
+        field_shortfall("sx", "tail", win.tail, kCountMax, "feeder over-read"),
+        field_shortfall("sy", "step_cy", std::int64_t(l.sy) * win.wt, kStepMax, "sy x tile width"),
+        field_shortfall("dy", "step_ky", std::int64_t(l.dy) * win.wt, kStepMax, "dy x tile width"),
+        field_shortfall("H", "step_c", std::int64_t(win.ht) * win.wt, kStepMax, "tile rows x tile width"),
+        field_shortfall(tc == 1 ? "ky" : "C", "row_len", std::int64_t(tc) * l.ky * l.kx * hw.cols, kCountMax,
+                        "LOAD_WEIGHTS: Tc x ky x kx x array.cols weights per group"),
+    };
+    for (const auto& s : checks)
+      if (s) return s;
+  }
+  return std::nullopt;
+}
+
+TilePlan make_plan(const Layer& l, const hw::HwParams& hw, int tc, int n_kg, int th, int tw, const std::string& order) {
+  TilePlan p;
+  p.tc = tc;
+  p.n_kg = n_kg;
+  p.th = th;
+  p.tw = tw;
+  p.tiles_c = int(ceil_div(l.c, tc));
+  p.tiles_k = int(ceil_div(groups(l, hw), n_kg));
+  p.tiles_h = int(ceil_div(l.ho(), th));
+  p.tiles_w = int(ceil_div(l.wo(), tw));
+  p.order = order;
+  const int edge = l.wo() - (p.tiles_w - 1) * tw;
+  p.ifmap_words = std::max(tile_window(l, hw, tc, th, tw).words, tile_window(l, hw, tc, th, edge).words);
+  p.weight_words = std::int64_t(n_kg) * tc * l.ky * l.kx;
+  p.psum_words = std::int64_t(n_kg) * hw.cols * th * ceil_div(tw, hw.rows);
+  return p;
+}
+
+TilePlan choose_plan(const Layer& l, const Config& cfg, const CompileOptions& opt) {
+  const hw::HwParams hw = hw::HwParams::from(cfg);
+  check_pattern(l, cfg);
+  check_layer_fields(l, hw);
+
+  const int wo = l.wo();
+  const int tw_min = std::min(wo, hw.rows);
+  if (auto s = plan_shortfall(l, cfg, hw, 1, 1, 1, tw_min)) {
+    const std::string tile =
+        fmt::format("the smallest tile (Tc = 1 input channel, 1 group of {}, Th = 1 output row, Tw = {})",
+                    counted(hw.cols, "output channel"), counted(tw_min, "output column"));
+    if (s->layer_key) throw InputError(layer_source(l), s->key, fmt::format("is too large: {} {}", tile, s->problem));
+    const SramConfig& sram = s->key == "sram.ifmap.kbytes" ? cfg.ifmap : s->key == "sram.weights.kbytes" ? cfg.weights
+                                                                                                        : cfg.psums;
+    throw InputError(cfg.source, s->key,
+                     fmt::format("= {}: layer '{}' cannot run: {} {}", sram.kbytes, l.name, tile, s->problem));
+  }
+  validate_options(l, hw, opt);
+
+  const int c_hi = int(std::min<std::int64_t>(l.c, kCountMax));
+  const int kg_hi = groups(l, hw);
+  const int h_hi = l.ho();
+  const int tc0 = opt.tile_c ? opt.tile_c : 1;
+  const int kg0 = opt.tile_kg ? opt.tile_kg : 1;
+  const int th0 = opt.tile_h ? opt.tile_h : 1;
+
+  // Whole output rows first; narrower column tiles (multiples of ROWS) only when nothing fits.
+  std::vector<int> widths;
+  if (opt.tile_w) {
+    widths.push_back(opt.tile_w);
+  } else {
+    widths.push_back(wo);
+    for (std::int64_t m = ceil_div(wo, hw.rows) - 1; m >= 1; --m) widths.push_back(int(m * hw.rows));
+  }
+  const auto fits = [&](int tc, int kg, int th, int tw) { return !plan_shortfall(l, cfg, hw, tc, kg, th, tw); };
+  for (int tw : widths) {
+    if (!fits(tc0, kg0, th0, tw)) continue;
+    const int tc = opt.tile_c ? opt.tile_c : largest_fitting(1, c_hi, [&](int v) { return fits(v, kg0, th0, tw); });
+    const int kg = opt.tile_kg ? opt.tile_kg : largest_fitting(1, kg_hi, [&](int v) { return fits(tc, v, th0, tw); });
+    const int th = opt.tile_h ? opt.tile_h : largest_fitting(1, h_hi, [&](int v) { return fits(tc, kg, v, tw); });
+    return make_plan(l, hw, tc, kg, th, tw, opt.order);
+  }
+
+  // The forced sizes do not fit. At the widest column tile where some forced option could be
+  // reduced to fit, blame the first such option and say how large it may be.
+  const std::string values = option_value_text(opt);
+  const auto reject = [&](const char* key, int value, int tw, const std::string& best) {
+    const std::optional<Shortfall> why = plan_shortfall(l, cfg, hw, tc0, kg0, th0, tw);
+    const std::string tile = fmt::format("the tile of {}", counted(tw, "output column"));
+    throw InputError(kOptionsSource, key,
+                     fmt::format("= {}: with {}, {} {} ({}){}", value, values, tile,
+                                 why ? why->problem : std::string("does not fit"), why ? why->key : "", best));
+  };
+  struct Option { const char* key; int value; int hi; std::function<bool(int, int)> fits_with; };
+  const Option options[] = {
+      {"tile_c", opt.tile_c, c_hi, [&](int v, int tw) { return fits(v, kg0, th0, tw); }},
+      {"tile_kg", opt.tile_kg, kg_hi, [&](int v, int tw) { return fits(tc0, v, th0, tw); }},
+      {"tile_h", opt.tile_h, h_hi, [&](int v, int tw) { return fits(tc0, kg0, v, tw); }},
+  };
+  for (int tw : widths)
+    for (const auto& o : options)
+      if (o.value && o.fits_with(1, tw)) {
+        const int best = largest_fitting(1, o.hi, [&](int v) { return o.fits_with(v, tw); });
+        reject(o.key, o.value, tw, fmt::format("; the largest {} that fits is {}", o.key, best));
+      }
+  if (opt.tile_w)
+    for (std::int64_t m = ceil_div(wo, hw.rows) - 1; m >= 1; --m)
+      if (fits(tc0, kg0, th0, int(m * hw.rows)))
+        reject("tile_w", opt.tile_w, opt.tile_w, fmt::format("; the largest tile_w that fits is {}", m * hw.rows));
+  const char* key = opt.tile_c ? "tile_c" : opt.tile_kg ? "tile_kg" : opt.tile_h ? "tile_h" : "tile_w";
+  const int value = opt.tile_c ? opt.tile_c : opt.tile_kg ? opt.tile_kg : opt.tile_h ? opt.tile_h : opt.tile_w;
+  reject(key, value, widths.back(), "; make the forced tile sizes smaller");
+  throw std::logic_error("unreachable");  // reject() always throws
+}
+
+}  // namespace flycol

@@ -1,0 +1,55 @@
+// Tile geometry and the choice of tile sizes (docs/microarchitecture.md, section 12). Split from
+// the command emitter so that a DRAM-traffic-minimizing search can replace choose_plan(): it
+// needs only plan_shortfall() (is a candidate legal?) and make_plan(), and can score candidates
+// with program_traffic(emit_program(...)).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "sim/compiler/compiler.h"
+
+namespace flycol {
+
+// The ifmap window of a tile of `th` output rows and `tw` output columns with `tc` channels, as
+// stored in an ifmap buffer, and the feeder's over-read beyond it.
+struct TileWindow {
+  int ht = 0, wt = 0;           // input rows and columns, padding included
+  int ncx = 0;                  // contexts per output row: ceil(tw / ROWS)
+  std::int64_t elems = 0;       // tc * ht * wt
+  std::int64_t last_read = 0;   // element index of the last element the feeder reads
+  std::int64_t tail = 0;        // zeros after the tile: to the end of the last word read
+  std::int64_t words = 0;       // SRAM words written: ceil((elems + tail) / B)
+};
+TileWindow tile_window(const Layer& l, const hw::HwParams& hw, int tc, int th, int tw);
+
+// RUN constants that depend only on the layer and the array.
+std::uint32_t region_width(const Layer& l, const hw::HwParams& hw);  // (ROWS-1)*sx + (kx-1)*dx + 1
+std::uint64_t kernel_pattern(const Layer& l);                        // bit i*dx for i < kx
+
+// Why a tiling cannot run: the key to change (a configuration key, or for a command field that
+// would overflow, the layer key) and what is needed.
+struct Shortfall {
+  std::string key;
+  bool layer_key = false;  // key names a layer field rather than a configuration key
+  std::string problem;     // "needs ... but ...", without the key
+  std::int64_t needed = 0, available = 0;
+};
+// Checks every tile of the plan (full and edge tiles) against the buffer depths and the command
+// field widths. Empty if it fits.
+std::optional<Shortfall> plan_shortfall(const Layer& l, const Config& cfg, const hw::HwParams& hw, int tc, int n_kg,
+                                        int th, int tw);
+
+// The plan for given full-tile sizes: tile counts and the SRAM words of the largest tile.
+TilePlan make_plan(const Layer& l, const hw::HwParams& hw, int tc, int n_kg, int th, int tw, const std::string& order);
+
+// The heuristic of section 12 (whole rows, then the largest Tc, then n_kg, then Th; narrower
+// column tiles only when nothing else fits), honouring forced options. Checks the layer against
+// the configuration first and throws InputError for anything that cannot run.
+TilePlan choose_plan(const Layer& l, const Config& cfg, const CompileOptions& opt);
+
+// How messages name a layer (InputError source for layer keys).
+std::string layer_source(const Layer& l);
+
+}  // namespace flycol

@@ -1,0 +1,198 @@
+// End-to-end checks of the layer compiler: hundreds of random layers compiled (with chosen and
+// with forced small tiles, in both loop orders), hazard-checked and interpreted, and the outputs
+// compared bit for bit with golden::conv in FP16 (with and without zero gating), int8 and int16.
+#include <catch2/catch.hpp>
+
+#include "tests/compiler/compiler_support.h"
+
+using namespace flycol;
+using namespace flycol::test;
+
+namespace {
+
+// How many layers of a batch exercised each interesting path.
+struct Coverage {
+  int layers = 0, preload = 0, column_edge = 0, partial_context = 0, partial_group = 0, spill = 0, column_tiles = 0;
+  void add(const Program& p) {
+    ++layers;
+    const TilePlan& t = p.plan;
+    preload += t.tiles_c > 1;
+    column_tiles += t.tiles_w > 1;
+    column_edge += t.tiles_w > 1 && p.layer.wo() % t.tw != 0;
+    partial_context += p.layer.wo() % p.hw.rows != 0;
+    partial_group += p.layer.k % p.hw.cols != 0;
+    spill += t.order == "spill" && t.tiles_c > 1;
+  }
+  std::string text() const {
+    return fmt::format("{} layers: {} with channel slices (preload), {} spilled, {} with column tiles ({} with an edge "
+                       "tile), {} with a partial context, {} with a partial output-channel group",
+                       layers, preload, spill, column_tiles, column_edge, partial_context, partial_group);
+  }
+};
+
+void check_traffic(const Program& p) {
+  const DramTraffic t = program_traffic(p);
+  const std::uint64_t tiles_c = std::uint64_t(p.plan.tiles_c);
+  if (p.plan.order == "spill") {
+    CHECK(t.ofmap == tiles_c * p.dram.ofmap_bytes);
+    CHECK(t.psums_in == (tiles_c - 1) * p.dram.ofmap_bytes);
+  } else {
+    CHECK(t.ofmap == p.dram.ofmap_bytes);
+    CHECK(t.psums_in == 0);
+    if (p.plan.tiles_c * p.plan.tiles_k <= p.hw.weight_buffers) CHECK(t.weights == p.dram.weights_bytes);
+  }
+  CHECK(t.ifmap > 0);
+}
+
+// One batch: `count` random layers on `cfg`, each compiled as `mode` says and checked end to end.
+enum class Mode { chosen, forced, mixed };
+Coverage run_batch(const Config& cfg, int count, std::uint64_t seed, Mode mode, double zero_fraction,
+                   std::int64_t budget) {
+  const hw::HwParams hw = hw::HwParams::from(cfg);
+  std::mt19937_64 rng(seed);
+  Coverage cov;
+  for (int i = 0; i < count; ++i) {
+    const Layer l = random_layer(rng, hw, budget, i);
+    const std::string order = (i % 2) ? "spill" : "output_stationary";
+    const bool forced = mode == Mode::forced || (mode == Mode::mixed && i % 4 >= 2);
+    CompileOptions chosen;
+    chosen.order = order;
+    const Program p = forced ? compile_forced(l, cfg, order, rng) : compile_layer(l, cfg, chosen);
+    INFO(cfg.name << " layer " << l.spec() << " plan: " << p.plan.describe());
+    const EndToEnd r = run_end_to_end(p, seed * 1000 + std::uint64_t(i), i % 3 == 0 ? zero_fraction : 0.0);
+    INFO((r.error.empty() ? std::string() : "listing:\n" + p.listing()));
+    REQUIRE(r.error == "");
+    check_traffic(p);
+    cov.add(p);
+  }
+  fmt::print("{}: {}\n", cfg.name, cov.text());
+  return cov;
+}
+
+}  // namespace
+
+TEST_CASE("random layers, small fp16 array, compiler-chosen tiles, both orders", "[compiler][golden]") {
+  const Coverage c = run_batch(small_config(), 80, 11, Mode::chosen, 0.3, 400000);
+  CHECK(c.preload > 0);
+  CHECK(c.spill > 0);
+  CHECK(c.partial_context > 0);
+  CHECK(c.partial_group > 0);
+}
+
+TEST_CASE("random layers, small fp16 array, forced small tiles, both orders", "[compiler][golden]") {
+  const Coverage c = run_batch(small_config(), 100, 12, Mode::forced, 0.3, 400000);
+  CHECK(c.preload * 10 >= c.layers * 8);  // every layer with C >= 2 slices its channels
+  CHECK(c.spill > 0);
+  CHECK(c.column_edge > 0);
+  CHECK(c.partial_group > 0);
+}
+
+TEST_CASE("random layers, small fp16 array without zero gating", "[compiler][golden]") {
+  Config cfg = small_config();
+  cfg.zero_gating = false;
+  cfg.name = "small-no-gating";
+  const Coverage c = run_batch(cfg, 60, 13, Mode::mixed, 0.4, 300000);
+  CHECK(c.preload > 0);
+}
+
+TEST_CASE("random layers, small int8 array", "[compiler][golden]") {
+  const Coverage c = run_batch(small_variant(Arithmetic::int8), 60, 14, Mode::mixed, 0.2, 400000);
+  CHECK(c.preload > 0);
+  CHECK(c.partial_group > 0);
+}
+
+TEST_CASE("random layers, small int16 array", "[compiler][golden]") {
+  const Coverage c = run_batch(small_variant(Arithmetic::int16), 60, 15, Mode::mixed, 0.2, 400000);
+  CHECK(c.preload > 0);
+}
+
+TEST_CASE("random layers, single- and mixed-buffered SRAMs", "[compiler][golden]") {
+  run_batch(small_variant(Arithmetic::fp16, 1, 1, 1), 40, 16, Mode::mixed, 0.2, 300000);
+  run_batch(small_variant(Arithmetic::fp16, 1, 2, 1), 30, 17, Mode::mixed, 0.2, 300000);
+  run_batch(small_variant(Arithmetic::int16, 2, 1, 2), 30, 18, Mode::mixed, 0.2, 300000);
+}
+
+TEST_CASE("random layers, default 16x16 array in fp16, int8 and int16", "[compiler][golden]") {
+  const Coverage f = run_batch(default_config(), 30, 21, Mode::mixed, 0.3, 2000000);
+  CHECK(f.partial_context > 0);
+  run_batch(with_arithmetic("int8"), 25, 22, Mode::mixed, 0.2, 2000000);
+  run_batch(with_arithmetic("int16"), 25, 23, Mode::mixed, 0.2, 2000000);
+}
+
+TEST_CASE("tiles that lie wholly in the padding load zeros only", "[compiler][golden]") {
+  // p = 1 with a 1x1 kernel: output row 0 and column 0 see only padding. One-row tiles make the
+  // first row tile a window without image data.
+  const Config cfg = small_config();
+  CompileOptions o;
+  o.tile_h = 1;
+  const Program p = compile_layer(parse_layer_spec("C=3,H=5,W=6,K=5,k=1,p=1"), cfg, o);
+  const hw::Command& first = p.commands.front();
+  REQUIRE(first.op == hw::Opcode::LoadIfmap);
+  CHECK(first.dma.n_rows == 0);
+  CHECK(first.dma.row_len == 0);
+  CHECK(first.dma.pad_top == 1);
+  CHECK(first.dma.pad_left == 8);
+  REQUIRE(run_end_to_end(p, 1).error == "");
+
+  // Random layers with padding up to the full extent, with forced one-row and narrow tiles.
+  const hw::HwParams hw = hw::HwParams::from(cfg);
+  std::mt19937_64 rng(31);
+  int empty_windows = 0;
+  for (int i = 0; i < 40; ++i) {
+    const Layer l = random_layer(rng, hw, 200000, i, true);
+    const Program q = compile_forced(l, cfg, i % 2 ? "spill" : "output_stationary", rng);
+    INFO(l.spec() << " plan: " << q.plan.describe());
+    REQUIRE(run_end_to_end(q, std::uint64_t(100 + i)).error == "");
+    for (const auto& c : q.commands) empty_windows += c.op == hw::Opcode::LoadIfmap && c.dma.n_rows == 0;
+  }
+  CHECK(empty_windows > 0);
+}
+
+TEST_CASE("the DRAM image holds the blocked weights and extract_outputs reads the ofmap", "[compiler]") {
+  Layer l;
+  l.c = 3; l.h = 5; l.w = 6; l.k = 6; l.ky = 2; l.kx = 3;
+  const Config cfg = small_config();  // COLS = 4: two groups, the second half empty
+  const Program p = compile_layer(l, cfg);
+  const ConvOperands ops = make_random_operands(l, Arithmetic::fp16, 5);
+  const std::vector<std::uint8_t> dram = build_dram_image(p, ops);
+  REQUIRE(dram.size() == p.dram.total_bytes);
+  CHECK(p.dram.ifmap_base == 0);
+  CHECK(p.dram.weights_base % 64 == 0);
+  CHECK(p.dram.ofmap_base % 64 == 0);
+  CHECK(p.dram.weights_bytes == 2u * 3 * 2 * 3 * 4 * 2);
+  const auto elem = [&](std::uint64_t addr) { return std::uint16_t(dram[addr] | (dram[addr + 1] << 8)); };
+  for (int k = 0; k < 8; ++k)
+    for (int c = 0; c < 3; ++c)
+      for (int j = 0; j < 6; ++j) {
+        const std::uint64_t at = p.dram.weights_base + 2 * ((std::uint64_t(k / 4) * 3 + c) * 6 * 4 + j * 4 + k % 4);
+        const std::uint16_t want = k < 6 ? ops.weights[std::size_t((k * 3 + c) * 6 + j)] : 0;
+        CHECK(elem(at) == want);
+      }
+  for (std::size_t i = 0; i < ops.ifmap.size(); ++i) CHECK(elem(2 * i) == ops.ifmap[i]);
+
+  std::vector<std::uint8_t> out(dram);
+  out[p.dram.ofmap_base] = 0x34;
+  out[p.dram.ofmap_base + 1] = 0x12;
+  CHECK(extract_outputs(p, out.data())[0] == 0x1234);
+
+  ConvOperands other = ops;
+  other.layer.k = 5;
+  CHECK_THROWS_AS(build_dram_image(p, other), std::invalid_argument);
+}
+
+TEST_CASE("a listing has one line per command with engine ordinals", "[compiler]") {
+  Layer l;
+  l.c = 9; l.h = 7; l.w = 10; l.k = 5; l.ky = 3; l.kx = 3; l.pt = l.pb = l.pl = l.pr = 1;
+  CompileOptions o;
+  o.tile_c = 4;
+  o.order = "spill";
+  const Program p = compile_layer(l, small_config(), o);
+  const std::string text = p.listing();
+  CHECK(std::count(text.begin(), text.end(), '\n') == std::ptrdiff_t(p.commands.size()));
+  CHECK(text.find("LD1 ") != std::string::npos);
+  CHECK(text.find("EX1 ") != std::string::npos);
+  CHECK(text.find("PS1 ") != std::string::npos);
+  CHECK(text.find("LOAD_PSUMS") != std::string::npos);
+  CHECK(p.runs == p.plan.tiles_c * p.plan.tiles_k * p.plan.tiles_h * p.plan.tiles_w * l.n);
+  REQUIRE(run_end_to_end(p, 3).error == "");
+}
