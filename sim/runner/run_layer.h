@@ -1,0 +1,38 @@
+// Runs one layer through a chosen model: builds the seeded operands, runs the model and the
+// golden checks, and returns both the JSON report and the text summary the command line prints.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "sim/config/config.h"
+#include "sim/config/layer.h"
+#include "sim/report/json.h"
+
+namespace flycol {
+
+struct RunRequest {
+  std::string model = "golden";
+  Config config;
+  Layer layer;
+  std::uint64_t seed = 1;
+  double zero_fraction = 0.0;  // share of zero weights and activations
+  std::string trace_path;      // --trace: VCD of the top-level signals (sc)
+  std::uint64_t dram_seed = 0; // nonzero: randomized DRAM latency/back-pressure profile
+  std::string order;           // loop order for the compiler ("" = its default)
+};
+
+struct RunOutcome {
+  Json report;       // keys: model, layer, config, seed, macs, output, check, ...
+  std::string text;  // human-readable summary
+  bool passed = true;  // every check the model makes agreed
+};
+
+// Throws InputError for an unknown or unbuilt model.
+RunOutcome run_layer(const RunRequest& req);
+
+// Report fragments shared by every model.
+Json layer_json(const Layer& l);
+Json config_json(const Config& c);
+
+}  // namespace flycol

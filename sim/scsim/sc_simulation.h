@@ -1,0 +1,51 @@
+// Runs command streams on the SystemC model of the accelerator: elaborates the Accelerator module
+// once per hardware configuration with its environment (the command queue and the shared DRAM
+// model behind the memory port), then runs one program after another, pausing the kernel at
+// the end of each (SystemC cannot elaborate twice in one process).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hw/common/command.h"
+#include "hw/common/hw_params.h"
+#include "hw/top/accelerator_core.h"
+#include "sim/dram/dram_model.h"
+
+namespace flycol {
+
+struct SimResult {
+  bool finished = false;       // every command completed before the watchdog
+  std::uint64_t cycles = 0;    // spec section 5: first cycle with all commands accepted and idle
+  hw::AcceleratorStats stats;  // counters of the cores
+  std::uint64_t dram_stall = 0;  // cycles without an active RUN while a RUN is still to come
+  std::uint64_t tail = 0;        // cycles after the last RUN completed
+  double wall_seconds = 0;
+  std::string error;  // set when the run stopped on a protocol error or the watchdog
+};
+
+class ScSimulation {
+public:
+  explicit ScSimulation(const hw::HwParams& p);
+  ~ScSimulation();
+  ScSimulation(const ScSimulation&) = delete;
+  ScSimulation& operator=(const ScSimulation&) = delete;
+
+  // Writes a VCD of the top-level signals of every following run to `path` (before the first run).
+  void trace_to(const std::string& path);
+
+  // Runs `commands` against `dram` (which holds the operands and receives the results). Stops
+  // with finished = false when no command completes for `watchdog_cycles` cycles.
+  SimResult run(const std::vector<hw::Command>& commands, DramModel& dram,
+                std::uint64_t watchdog_cycles = 2'000'000);
+
+  hw::AcceleratorCore& core();
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace flycol

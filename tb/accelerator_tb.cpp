@@ -1,0 +1,251 @@
+// Whole-accelerator regression: random layers (and the permanent regression cases) compiled to
+// command streams and run on the SystemC model under random DRAM timing, each checked bit for bit
+// against the golden convolution. One process elaborates one configuration.
+//
+//   accelerator_tb --config fornt16 --layers 100 --seed 1 --max-macs 2000000
+//   accelerator_tb --config small --regressions tb/accelerator_regressions.txt
+//
+// Exit code 0 only if every layer finished and matched.
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include <fmt/format.h>
+#include <systemc>
+
+#include "sim/common/input_error.h"
+#include "sim/compiler/compiler.h"
+#include "sim/config/config.h"
+#include "sim/golden/conv.h"
+#include "sim/scsim/layer_sim.h"
+#include "sim/workload/random_layer.h"
+#include "sim/workload/workload.h"
+
+using namespace flycol;
+
+namespace {
+
+struct Args {
+  std::string config = "fornt16";
+  int layers = 50;
+  std::uint64_t seed = 1;
+  std::int64_t max_macs = 2'000'000;
+  std::string regressions;  // file of permanent cases
+  bool verbose = false;
+};
+
+// One case: everything needed to reproduce a run.
+struct Case {
+  Layer layer;
+  CompileOptions opt;
+  std::uint64_t data_seed = 1;
+  std::uint64_t dram_seed = 0;  // 0: the configuration's fixed DRAM timing
+  double zeros = 0.0;
+
+  std::string describe() const {
+    return fmt::format("layer={} order={} tiles={},{},{},{} data={} dram={} zeros={}", layer.spec(), opt.order,
+                       opt.tile_c, opt.tile_kg, opt.tile_h, opt.tile_w, data_seed, dram_seed, zeros);
+  }
+};
+
+DramTiming timing_for(const Config& cfg, std::uint64_t dram_seed) {
+  DramTiming t = DramTiming::from(cfg);
+  if (dram_seed == 0) return t;
+  // A random but reproducible memory: bandwidth 1..40 bytes/cycle, latency 1..200 cycles,
+  // request back-pressure and latency jitter.
+  std::mt19937_64 rng(dram_seed);
+  t.bytes_per_cycle = std::uniform_real_distribution<double>(1.0, 40.0)(rng);
+  t.latency_cycles = std::uniform_int_distribution<int>(1, 200)(rng);
+  t.random_seed = dram_seed;
+  t.not_ready_prob = std::uniform_real_distribution<double>(0.0, 0.5)(rng);
+  t.extra_latency_max = std::uniform_int_distribution<int>(0, 64)(rng);
+  return t;
+}
+
+Case random_case(std::mt19937_64& rng, const Config& cfg, std::int64_t max_macs) {
+  RandomLayerLimits lim;
+  lim.max_macs = max_macs;
+  Case c;
+  c.layer = random_layer(rng, lim);
+  auto coin = [&](double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; };
+  c.opt.order = coin(0.25) ? "spill" : "output_stationary";
+  if (coin(0.3)) {
+    // Forced small tiles: channel slices with preload, row and column tiles, several groups.
+    c.opt.tile_c = std::uniform_int_distribution<int>(1, std::max(1, c.layer.c / 2 + 1))(rng);
+    c.opt.tile_kg = coin(0.5) ? 1 : 0;
+    c.opt.tile_h = coin(0.5) ? std::uniform_int_distribution<int>(1, c.layer.ho())(rng) : 0;
+    c.opt.tile_w = coin(0.3) && c.layer.wo() > cfg.array.rows ? cfg.array.rows : 0;
+  }
+  c.data_seed = rng();
+  c.dram_seed = coin(0.6) ? (rng() | 1) : 0;
+  c.zeros = coin(0.3) ? 0.3 : 0.0;
+  return c;
+}
+
+// Parses one line of the regression file: key=value fields as printed by Case::describe().
+bool parse_case(const std::string& line, Case& c) {
+  std::istringstream in(line);
+  std::string field;
+  bool have_layer = false;
+  while (in >> field) {
+    const auto eq = field.find('=');
+    if (eq == std::string::npos) return false;
+    const std::string key = field.substr(0, eq), val = field.substr(eq + 1);
+    if (key == "layer") {
+      c.layer = parse_layer_spec(val, "regression file");
+      have_layer = true;
+    } else if (key == "order") {
+      c.opt.order = val;
+    } else if (key == "tiles") {
+      if (std::sscanf(val.c_str(), "%d,%d,%d,%d", &c.opt.tile_c, &c.opt.tile_kg, &c.opt.tile_h, &c.opt.tile_w) != 4)
+        return false;
+    } else if (key == "data") {
+      c.data_seed = std::stoull(val);
+    } else if (key == "dram") {
+      c.dram_seed = std::stoull(val);
+    } else if (key == "zeros") {
+      c.zeros = std::stod(val);
+    } else if (key != "config") {
+      return false;
+    }
+  }
+  return have_layer;
+}
+
+struct Totals {
+  int run = 0, rejected = 0, failed = 0, profile_pairs = 0;
+  std::uint64_t cycles = 0, macs = 0;
+  double wall = 0;
+};
+
+// Runs one case; returns false on a mismatch or an unfinished run.
+bool run_case(ScSimulation& sim, const Config& cfg, const Case& c, Totals& t, bool verbose, bool second_profile) {
+  Program prog;
+  try {
+    try {
+      prog = compile_layer(c.layer, cfg, c.opt);
+    } catch (const InputError& e) {
+      // Forced tiles that do not fit this layer: let the compiler choose instead.
+      if (e.source() != "compile options") throw;
+      CompileOptions plain;
+      plain.order = c.opt.order;
+      prog = compile_layer(c.layer, cfg, plain);
+    }
+  } catch (const InputError& e) {
+    ++t.rejected;  // the configuration cannot run this layer (e.g. SRAMs too small): not a failure
+    if (verbose) fmt::print("  rejected: {} ({})\n", c.describe(), e.what());
+    return true;
+  }
+  const ConvOperands ops = make_random_operands(c.layer, cfg.arithmetic, c.data_seed, {c.zeros});
+  golden::ConvOptions gopt;
+  gopt.zero_gating = cfg.zero_gating;
+  const std::vector<AccBits> want = golden::conv(ops, gopt);
+
+  const LayerSimResult r = simulate_layer(sim, prog, ops, timing_for(cfg, c.dram_seed), 500'000);
+  ++t.run;
+  t.cycles += r.sim.cycles;
+  t.macs += std::uint64_t(c.layer.macs());
+  t.wall += r.sim.wall_seconds;
+  std::int64_t mismatches = 0, first = -1;
+  for (std::size_t i = 0; i < want.size(); ++i)
+    if (r.outputs[i] != want[i]) {
+      if (first < 0) first = std::int64_t(i);
+      ++mismatches;
+    }
+  if (!r.sim.finished || mismatches) {
+    ++t.failed;
+    fmt::print("FAIL config={} {}\n", cfg.name, c.describe());
+    if (!r.sim.finished) fmt::print("  did not finish: {}\n", r.sim.error);
+    if (mismatches)
+      fmt::print("  {} of {} outputs differ; first at index {}: got 0x{:x} want 0x{:x}\n", mismatches, want.size(),
+                 first, r.outputs[std::size_t(first)], want[std::size_t(first)]);
+    fmt::print("  plan: {}\n", prog.plan.describe());
+    return false;
+  }
+  if (verbose)
+    fmt::print("  ok {:>9} cycles  {}\n", r.sim.cycles, c.describe());
+
+  if (second_profile) {
+    // The same layer under another DRAM profile: cycles may change, results may not.
+    Case c2 = c;
+    c2.dram_seed = c.dram_seed * 6364136223846793005ull + 1442695040888963407ull;
+    const LayerSimResult r2 = simulate_layer(sim, prog, ops, timing_for(cfg, c2.dram_seed), 500'000);
+    ++t.profile_pairs;
+    if (!r2.sim.finished || r2.outputs != r.outputs) {
+      ++t.failed;
+      fmt::print("FAIL config={} {}: a second DRAM profile (dram={}) changed the results\n", cfg.name, c.describe(),
+                 c2.dram_seed);
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string s = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::runtime_error("missing value after " + s);
+      return argv[++i];
+    };
+    if (s == "--config") a.config = next();
+    else if (s == "--layers") a.layers = std::stoi(next());
+    else if (s == "--seed") a.seed = std::stoull(next());
+    else if (s == "--max-macs") a.max_macs = std::stoll(next());
+    else if (s == "--regressions") a.regressions = next();
+    else if (s == "--verbose") a.verbose = true;
+    else {
+      fmt::print(stderr, "accelerator_tb: unknown option '{}'\n", s);
+      return 2;
+    }
+  }
+  const Config cfg = load_config_by_name_or_path(a.config);
+  fmt::print("accelerator_tb: config {} ({}x{} {}), seed {}, {} random layers, max {} MACs\n", cfg.name,
+             cfg.array.rows, cfg.array.cols, arithmetic_info(cfg.arithmetic).name, a.seed, a.layers, a.max_macs);
+  ScSimulation sim(hw::HwParams::from(cfg));
+  Totals t;
+  const auto t0 = std::chrono::steady_clock::now();
+
+  if (!a.regressions.empty()) {
+    // Permanent cases: every seed that ever failed, for any configuration; lines name theirs.
+    std::ifstream f(a.regressions);
+    if (!f) {
+      fmt::print(stderr, "accelerator_tb: cannot read {}\n", a.regressions);
+      return 2;
+    }
+    std::string line;
+    int n = 0;
+    while (std::getline(f, line)) {
+      if (line.empty() || line[0] == '#') continue;
+      if (line.find("config=" + cfg.name + " ") != 0) continue;
+      Case c;
+      if (!parse_case(line, c)) {
+        fmt::print(stderr, "accelerator_tb: bad regression line: {}\n", line);
+        return 2;
+      }
+      ++n;
+      run_case(sim, cfg, c, t, a.verbose, false);
+    }
+    fmt::print("  {} regression cases for {}\n", n, cfg.name);
+  }
+
+  std::mt19937_64 rng(a.seed);
+  for (int i = 0; i < a.layers; ++i) {
+    const Case c = random_case(rng, cfg, a.max_macs);
+    run_case(sim, cfg, c, t, a.verbose, i % 10 == 3 && c.dram_seed != 0);
+  }
+
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  fmt::print("accelerator_tb: {} {}: {} layers run ({} rejected by the compiler, {} DRAM-profile pairs), {} failed; "
+             "{} MACs in {} cycles; {:.1f} s wall ({:.0f} simulated cycles/s)\n",
+             cfg.name, t.failed ? "FAILED" : "passed", t.run, t.rejected, t.profile_pairs, t.failed, t.macs, t.cycles,
+             wall, t.wall > 0 ? double(t.cycles) / t.wall : 0.0);
+  return t.failed ? 1 : 0;
+}
