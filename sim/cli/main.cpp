@@ -20,7 +20,7 @@ constexpr int kExitCheckFailed = 1;
 constexpr int kExitBadInput = 2;
 
 struct RunArgs {
-  std::string model = "golden";
+  std::string model = "sc";
   std::string layer;
   std::string config;
   std::uint64_t seed = 1;

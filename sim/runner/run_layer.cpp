@@ -186,6 +186,8 @@ RunOutcome run_sc(const RunRequest& req) {
   j["commands"] = std::uint64_t(prog.commands.size());
   j["cycles"] = res.cycles;
   j["macs"] = L.macs();
+  j["output"]["shape"] = Json::Array{L.n, L.k, L.ho(), L.wo()};
+  j["output"]["checksum"] = fmt::format("0x{:016x}", checksum(got, cfg.arithmetic));
   j["utilization"] = util;
   j["time_us"] = seconds_at_clock * 1e6;
   j["gflops"] = seconds_at_clock > 0 ? 2.0 * double(L.macs()) / seconds_at_clock / 1e9 : 0.0;
@@ -230,6 +232,7 @@ RunOutcome run_sc(const RunRequest& req) {
       "  tiling       {}, {} commands\n"
       "  cycles       {} ({:.1f} us at {} MHz, {:.1f} GFLOP/s)\n"
       "  MACs         {}\n"
+      "  checksum     0x{:016x}\n"
       "  utilization  {:.1f} %\n"
       "  cycles by kind  mac {}, feeder stall {}, weight stall {}, context switch {}, pipeline {}, dram stall {}, tail {}\n"
       "  SRAM r/w     ifmap {}/{}, weights {}/{}, psums {}/{}\n"
@@ -238,7 +241,8 @@ RunOutcome run_sc(const RunRequest& req) {
       "  sim speed    {:.2f} s wall, {:.0f} cycles/s, {:.1f} M MAC/s\n",
       arithmetic_info(cfg.arithmetic).name, cfg.name, cfg.source, req.seed, L.spec(), prog.plan.describe(),
       prog.commands.size(), res.cycles, seconds_at_clock * 1e6, cfg.clock_mhz,
-      seconds_at_clock > 0 ? 2.0 * double(L.macs()) / seconds_at_clock / 1e9 : 0.0, L.macs(), util * 100,
+      seconds_at_clock > 0 ? 2.0 * double(L.macs()) / seconds_at_clock / 1e9 : 0.0, L.macs(),
+      checksum(got, cfg.arithmetic), util * 100,
       st.mac_cycles, st.feeder_stall, st.weight_stall, st.context_stall, st.pipeline, st.dram_stall, st.tail,
       st.sram_reads[0], st.sram_writes[0], st.sram_reads[1], st.sram_writes[1], st.sram_reads[2],
       st.sram_writes[2], double(b_ifmap) * mb, double(b_w) * mb, double(b_pin) * mb, double(b_out) * mb,

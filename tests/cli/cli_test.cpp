@@ -56,12 +56,49 @@ TEST_CASE("run --model golden works for strided, dilated, padded and non-square 
 
 TEST_CASE("run writes a JSON report with the documented keys", "[cli]") {
   const fs::path rep = scratch_dir() / "sub" / "report.json";
-  const Result r = flycol("run --layer C=3,H=8,W=8,K=2,k=3,p=1 --seed 4 --report " + rep.string());
+  const Result r = flycol("run --model golden --layer C=3,H=8,W=8,K=2,k=3,p=1 --seed 4 --report " + rep.string());
   REQUIRE(r.code == 0);
   const YAML::Node j = YAML::LoadFile(rep.string());
   for (const char* key : {"model", "layer", "config", "macs", "check"}) CHECK(j[key].IsDefined());
   CHECK(j["macs"].as<long long>() == 3LL * 8 * 8 * 2 * 9);
   CHECK(j["model"].as<std::string>() == "golden");
+}
+
+TEST_CASE("run --model sc is the default, checks against golden and reports cycles and traffic", "[cli]") {
+  const fs::path rep = scratch_dir() / "sc.json";
+  const Result r = flycol("run --layer C=20,H=9,W=21,K=18,ky=3,kx=2,s=2,dy=2,dx=1,p=1 --check --report " + rep.string());
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("bit-exact with the golden model") != std::string::npos);
+  const YAML::Node j = YAML::LoadFile(rep.string());
+  CHECK(j["model"].as<std::string>() == "sc");
+  for (const char* key : {"layer", "config", "cycles", "macs", "utilization", "stalls", "sram", "dram_bytes", "check"})
+    CHECK(j[key].IsDefined());
+  for (const char* key : {"feeder", "dram"}) CHECK(j["stalls"][key].IsDefined());
+  for (const char* key : {"ifmap", "weights", "psums_in", "ofmap", "total"}) CHECK(j["dram_bytes"][key].IsDefined());
+  CHECK(j["check"]["bit_exact"].as<bool>());
+  CHECK(j["check"]["mismatches"].as<long long>() == 0);
+  CHECK(j["cycles"].as<long long>() > 0);
+  // The ifmap is read at least once and the outputs written exactly once (2 bytes each).
+  CHECK(j["dram_bytes"]["ifmap"].as<long long>() >= 20LL * 9 * 21 * 2);
+  CHECK(j["dram_bytes"]["ofmap"].as<long long>() == 18LL * 4 * 11 * 2);  // Ho = 4, Wo = 11
+}
+
+TEST_CASE("run --model sc --trace writes a VCD of the top-level signals", "[cli]") {
+  const fs::path vcd = scratch_dir() / "run.vcd";
+  fs::remove(vcd);
+  const Result r = flycol("run --layer C=4,H=6,W=6,K=4,k=3,p=1 --trace " + vcd.string());
+  REQUIRE(r.code == 0);
+  const std::string text = slurp(vcd);
+  CHECK(text.find("$var") != std::string::npos);
+  CHECK(text.find("mem_req_valid") != std::string::npos);
+  CHECK(text.find("token_swap") != std::string::npos);
+}
+
+TEST_CASE("a layer the configuration cannot run is rejected naming the key", "[cli]") {
+  const Result r = flycol("run --layer C=4,H=8,W=100,K=4,ky=1,kx=3,dy=1,dx=40 --check");
+  CHECK(r.code == 2);
+  CHECK(r.err.find("feeder.pattern_bits") != std::string::npos);
 }
 
 TEST_CASE("the same seed gives the same checksum, another seed a different one", "[cli]") {

@@ -163,7 +163,7 @@ TEST_CASE("shipped configurations load and keep what they do not set", "[config]
   CHECK(small.bus_elems() == 4);
   CHECK(small.feeder.pattern_bits == 32);
   CHECK(small.feeder.intermediate_regs == 2);
-  CHECK(small.feeder.fifo_depth == 2);
+  CHECK(small.feeder.fifo_depth == 4);
   CHECK(small.max_dilation(3) == 15);
 }
 
