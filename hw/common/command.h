@@ -8,6 +8,21 @@
 
 namespace flycol::hw {
 
+// Field widths of the command format in bits, the one place they are defined: the compiler's
+// range checks (sim/compiler/command_limits.h), the generated RTL package (sim/rtlgen) and the
+// command packing for the Verilated model all derive from these.
+namespace field_bits {
+inline constexpr int kOpcode = 3;
+inline constexpr int kWait = 32;        // completion-count thresholds
+inline constexpr int kBuffer = 1;       // buffer index
+inline constexpr int kDramAddr = 40;    // byte address
+inline constexpr int kCount = 16;       // counts, lengths and paddings
+inline constexpr int kByteStride = 32;  // DMA byte strides
+inline constexpr int kStep = 24;        // RUN element steps
+inline constexpr int kLaneStride = 8;   // RUN lane stride (sx)
+inline constexpr int kPattern = 64;     // kernel pattern (configurations use up to 64 bits of it)
+}  // namespace field_bits
+
 enum class Opcode : std::uint8_t { LoadIfmap = 0, LoadWeights = 1, LoadPsums = 2, StorePsums = 3, Run = 4 };
 
 enum class Engine : std::uint8_t { LD = 0, EX = 1, PS = 2 };

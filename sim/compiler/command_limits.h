@@ -11,11 +11,12 @@
 
 namespace flycol {
 
-inline constexpr std::uint64_t kCountMax = 0xFFFF;             // 16-bit counts, lengths, paddings
-inline constexpr std::uint64_t kStepMax = 0xFFFFFF;            // 24-bit element steps of a RUN
-inline constexpr std::uint64_t kLaneStrideMax = 0xFF;          // 8-bit lane stride
-inline constexpr std::uint64_t kByteStrideMax = 0xFFFFFFFF;    // 32-bit DMA byte strides
-inline constexpr std::uint64_t kDramAddrMax = (1ull << 40) - 1;  // 40-bit DRAM byte address
+inline constexpr std::uint64_t max_of_bits(int bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+inline constexpr std::uint64_t kCountMax = max_of_bits(hw::field_bits::kCount);
+inline constexpr std::uint64_t kStepMax = max_of_bits(hw::field_bits::kStep);
+inline constexpr std::uint64_t kLaneStrideMax = max_of_bits(hw::field_bits::kLaneStride);
+inline constexpr std::uint64_t kByteStrideMax = max_of_bits(hw::field_bits::kByteStride);
+inline constexpr std::uint64_t kDramAddrMax = max_of_bits(hw::field_bits::kDramAddr);
 
 // The first field of `c` that does not fit its width (or names a buffer or pattern bit the
 // configuration does not have), as "name = value (limit)"; empty if every field fits.

@@ -1,0 +1,172 @@
+// Field tables and SystemVerilog generation. Kept to the SystemVerilog subset that Verilator
+// 5.006 and Yosys 0.23 both read: packed structs, typedef enums, parameters given as
+// concatenations (no '{...} assignment patterns), no functions.
+#include "sim/rtlgen/rtl_types.h"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "hw/common/hw_params.h"
+
+namespace flycol::rtl {
+
+namespace fb = hw::field_bits;
+
+const std::vector<FieldLayout>& config_fields() {
+  static const std::vector<FieldLayout> f = {
+      {"rows", 32, "array.rows: PE rows, output pixels along x"},
+      {"cols", 32, "array.cols: PE columns, output channels"},
+      {"arith", 32, "arithmetic: 0 fp16, 1 int8, 2 int16"},
+      {"zero_gating", 32, "pe.zero_gating: 1 = a zero operand skips the MAC"},
+      {"elem_bits", 32, "operand width"},
+      {"acc_bits", 32, "accumulator width"},
+      {"bus_elems", 32, "B: ifmap SRAM word in elements"},
+      {"log2_bus", 32, "log2(B)"},
+      {"pattern_bits", 32, "feeder.pattern_bits"},
+      {"m", 32, "feeder.intermediate_regs"},
+      {"lane_fifo_depth", 32, "feeder.fifo_depth, in groups of m"},
+      {"ifmap_depth", 32, "ifmap SRAM words per buffer"},
+      {"weight_depth", 32, "weight SRAM words per buffer"},
+      {"psum_depth", 32, "psum SRAM words per buffer"},
+  };
+  return f;
+}
+
+std::vector<std::uint64_t> config_values(const Config& c) {
+  const hw::HwParams p = hw::HwParams::from(c);
+  return {std::uint64_t(p.rows),         std::uint64_t(p.cols),         std::uint64_t(int(p.arithmetic)),
+          std::uint64_t(p.zero_gating),  std::uint64_t(p.elem_bits),    std::uint64_t(p.acc_bits),
+          std::uint64_t(p.bus_elems),    std::uint64_t(p.log2_bus),     std::uint64_t(p.pattern_bits),
+          std::uint64_t(p.m),            std::uint64_t(p.lane_fifo_depth), std::uint64_t(p.ifmap_depth),
+          std::uint64_t(p.weight_depth), std::uint64_t(p.psum_depth)};
+}
+
+const std::vector<FieldLayout>& command_fields() {
+  static const std::vector<FieldLayout> f = {
+      {"op", fb::kOpcode, "opcode_e"},
+      {"wait_ld", fb::kWait, "start when ld_done >= wait_ld"},
+      {"wait_ex", fb::kWait, "start when ex_done >= wait_ex"},
+      {"wait_ps", fb::kWait, "start when ps_done >= wait_ps"},
+      {"dma_buf", fb::kBuffer, "DMA: buffer"},
+      {"dma_dram_addr", fb::kDramAddr, "DMA: byte address of plane 0, row 0"},
+      {"dma_n_planes", fb::kCount, "DMA: planes"},
+      {"dma_plane_stride", fb::kByteStride, "DMA: bytes between planes"},
+      {"dma_n_rows", fb::kCount, "DMA: rows per plane"},
+      {"dma_row_stride", fb::kByteStride, "DMA: bytes between rows"},
+      {"dma_row_len", fb::kCount, "DMA: elements per row from DRAM"},
+      {"dma_pad_left", fb::kCount, "DMA: zeros before each row"},
+      {"dma_pad_right", fb::kCount, "DMA: zeros after each row (stores: skipped elements)"},
+      {"dma_pad_top", fb::kCount, "DMA: zero rows before each plane"},
+      {"dma_pad_bottom", fb::kCount, "DMA: zero rows after each plane"},
+      {"dma_tail", fb::kCount, "DMA: zeros after the last plane"},
+      {"run_ifmap_buf", fb::kBuffer, "RUN: ifmap buffer"},
+      {"run_weight_buf", fb::kBuffer, "RUN: weight buffer"},
+      {"run_psum_buf", fb::kBuffer, "RUN: psum buffer"},
+      {"run_preload", 1, "RUN: initial accumulators from the psum buffer"},
+      {"run_n_kg", fb::kCount, "RUN: output-channel groups"},
+      {"run_n_cy", fb::kCount, "RUN: output rows"},
+      {"run_n_cx", fb::kCount, "RUN: contexts per output row"},
+      {"run_n_c", fb::kCount, "RUN: input channels"},
+      {"run_n_ky", fb::kCount, "RUN: kernel rows"},
+      {"run_n_kx", fb::kCount, "RUN: kernel columns"},
+      {"run_step_cx", fb::kStep, "RUN: elements between contexts in x"},
+      {"run_step_cy", fb::kStep, "RUN: elements between output rows"},
+      {"run_step_c", fb::kStep, "RUN: elements between channels"},
+      {"run_step_ky", fb::kStep, "RUN: elements between kernel rows"},
+      {"run_region", fb::kCount, "RUN: interest region width"},
+      {"run_lane_stride", fb::kLaneStride, "RUN: local offset between lanes (sx)"},
+      {"run_pattern", fb::kPattern, "RUN: kernel pattern"},
+  };
+  return f;
+}
+
+std::vector<std::uint64_t> command_values(const hw::Command& c) {
+  const hw::DmaDesc& d = c.dma;
+  const hw::RunDesc& r = c.run;
+  return {std::uint64_t(c.op), c.wait_ld, c.wait_ex, c.wait_ps,
+          d.buf, d.dram_addr, d.n_planes, d.plane_stride, d.n_rows, d.row_stride, d.row_len,
+          d.pad_left, d.pad_right, d.pad_top, d.pad_bottom, d.tail,
+          r.ifmap_buf, r.weight_buf, r.psum_buf, std::uint64_t(r.preload), r.n_kg, r.n_cy, r.n_cx, r.n_c, r.n_ky,
+          r.n_kx, r.step_cx, r.step_cy, r.step_c, r.step_ky, r.region, r.lane_stride, r.pattern};
+}
+
+namespace {
+int total_bits(const std::vector<FieldLayout>& l) {
+  int n = 0;
+  for (const auto& f : l) n += f.bits;
+  return n;
+}
+}  // namespace
+
+int command_bits() { return total_bits(command_fields()); }
+int config_bits() { return total_bits(config_fields()); }
+
+std::vector<std::uint32_t> pack(const std::vector<FieldLayout>& layout, const std::vector<std::uint64_t>& values) {
+  if (layout.size() != values.size()) throw std::logic_error("rtl::pack: field count mismatch");
+  const int bits = total_bits(layout);
+  std::vector<std::uint32_t> w(std::size_t((bits + 31) / 32), 0);
+  int pos = bits;  // the first field occupies the top bits
+  for (std::size_t i = 0; i < layout.size(); ++i) {
+    const int n = layout[i].bits;
+    pos -= n;
+    const std::uint64_t v = values[i];
+    if (n < 64 && (v >> n) != 0)
+      throw std::logic_error(fmt::format("rtl::pack: field {} = {} does not fit {} bits", layout[i].name, v, n));
+    for (int b = 0; b < n; ++b)
+      if ((v >> b) & 1u) w[std::size_t((pos + b) / 32)] |= 1u << ((pos + b) % 32);
+  }
+  return w;
+}
+
+namespace {
+
+std::string struct_text(const std::string& type, const std::vector<FieldLayout>& l) {
+  std::string s = "  typedef struct packed {\n";
+  for (const auto& f : l) s += fmt::format("    logic [{}:0] {};  // {}\n", f.bits - 1, f.name, f.comment);
+  return s + fmt::format("  }} {};\n", type);
+}
+
+}  // namespace
+
+std::string generate_flycol_pkg() {
+  std::string s;
+  s += "// flycol_pkg: the command format shared by every RTL block and the C++ models.\n";
+  s += "// GENERATED by sim/rtlgen (generate_flycol_pkg) from the field table in sim/rtlgen/rtl_types.cpp;\n";
+  s += "// do not edit by hand. tests/rtlgen checks that this file equals the generator's output.\n";
+  s += "package flycol_pkg;\n\n";
+  s += fmt::format("  typedef enum logic [{}:0] {{\n", fb::kOpcode - 1);
+  const hw::Opcode ops[] = {hw::Opcode::LoadIfmap, hw::Opcode::LoadWeights, hw::Opcode::LoadPsums,
+                            hw::Opcode::StorePsums, hw::Opcode::Run};
+  const char* names[] = {"OpLoadIfmap", "OpLoadWeights", "OpLoadPsums", "OpStorePsums", "OpRun"};
+  for (int i = 0; i < 5; ++i)
+    s += fmt::format("    {} = {}'d{}{}\n", names[i], fb::kOpcode, int(ops[i]), i < 4 ? "," : "");
+  s += "  } opcode_e;\n\n";
+  s += fmt::format("  localparam int unsigned CommandBits = {};\n", command_bits());
+  s += fmt::format("  localparam int unsigned BeatBytes = {};\n", hw::kBeatBytes);
+  s += fmt::format("  localparam int unsigned ChunkQueueDepth = {};\n", hw::kChunkQueueDepth);
+  s += fmt::format("  localparam int unsigned WeightFifoDepth = {};\n", hw::kWeightFifoDepth);
+  s += fmt::format("  localparam int unsigned ResultQueueDepth = {};\n", hw::kResultQueueDepth);
+  s += fmt::format("  localparam int unsigned CmdQueueDepth = {};\n\n", hw::kCmdQueueDepth);
+  s += struct_text("command_t", command_fields());
+  s += "\nendpackage\n";
+  return s;
+}
+
+std::string generate_cfg_pkg(const Config& c) {
+  const auto& l = config_fields();
+  const auto v = config_values(c);
+  std::string s;
+  s += fmt::format("// flycol_cfg_pkg: configuration '{}' ({}) as the typed parameter every RTL block takes.\n",
+                   c.name, c.source);
+  s += "// GENERATED by flycol from the YAML configuration (sim/rtlgen); do not edit by hand.\n";
+  s += "package flycol_cfg_pkg;\n\n";
+  s += struct_text("cfg_t", l);
+  s += "\n  localparam cfg_t Cfg = {\n";
+  for (std::size_t i = 0; i < l.size(); ++i)
+    s += fmt::format("    {}'d{}{}  // {}\n", l[i].bits, v[i], i + 1 < l.size() ? "," : " ", l[i].name);
+  s += "  };\n\nendpackage\n";
+  return s;
+}
+
+}  // namespace flycol::rtl
