@@ -1,0 +1,72 @@
+// flycol run: one layer through a model (golden, sc, ...), printed and optionally reported as JSON.
+#include <cstdio>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "sim/cli/commands.h"
+#include "sim/config/layer.h"
+#include "sim/report/json.h"
+#include "sim/runner/models.h"
+#include "sim/runner/run_layer.h"
+
+namespace flycol::cli {
+namespace {
+
+struct RunArgs {
+  std::string model = "sc";
+  std::string layer;
+  std::string config;
+  std::uint64_t seed = 1;
+  double zeros = 0.0;
+  std::string report;
+  bool check = false;
+  std::string trace;
+  std::uint64_t dram_seed = 0;
+  std::string order;
+};
+
+int run_layer_command(const RunArgs& a) {
+  RunRequest req;
+  req.model = a.model;
+  req.config = resolve_config(a.config);
+  req.layer = a.layer.empty() ? default_layer() : parse_layer_argument(a.layer);
+  req.seed = a.seed;
+  req.zero_fraction = a.zeros;
+  req.trace_path = a.trace;
+  req.dram_seed = a.dram_seed;
+  req.order = a.order;
+  const RunOutcome out = run_layer(req);
+  std::fputs(out.text.c_str(), stdout);
+  if (!a.report.empty()) {
+    write_file_atomic(a.report, out.report.dump());
+    fmt::print("  report       {}\n", a.report);
+  }
+  return (a.check && !out.passed) ? kExitCheckFailed : 0;
+}
+
+}  // namespace
+
+Subcommand add_run(CLI::App& app) {
+  auto a = std::make_shared<RunArgs>();
+  std::string model_names;
+  for (const auto& m : models()) model_names += (model_names.empty() ? "" : "|") + m.name;
+  CLI::App* run = app.add_subcommand("run", "simulate one convolution layer and check it against the golden model");
+  run->add_option("--model", a->model, "model to run: " + model_names)->capture_default_str();
+  run->add_option("--layer", a->layer,
+                  "layer: compact spec such as C=64,H=56,W=56,K=64,k=3,s=1,d=2,p=2, or a YAML file "
+                  "(default C=64,H=56,W=56,K=64,k=3,s=1,p=1)");
+  run->add_option("--config", a->config, "configuration file or name in configs/ (default: built-in fornt16)");
+  run->add_option("--seed", a->seed, "seed of the random operands")->capture_default_str();
+  run->add_option("--zeros", a->zeros, "share of zero weights and activations, 0..1")
+      ->check(CLI::Range(0.0, 1.0))->capture_default_str();
+  run->add_option("--report", a->report, "write a JSON report to this file");
+  run->add_flag("--check", a->check, "exit non-zero when a check fails");
+  run->add_option("--trace", a->trace, "write a VCD waveform of the top-level signals (sc)");
+  run->add_option("--dram-seed", a->dram_seed,
+                  "randomize DRAM latency and back-pressure with this seed (0: the configuration's fixed timing)");
+  run->add_option("--order", a->order, "loop order of the layer compiler: output_stationary or spill");
+  return {run, [a] { return run_layer_command(*a); }};
+}
+
+}  // namespace flycol::cli
