@@ -1,6 +1,12 @@
 # Project-wide compile settings applied per target, so that third-party and Verilator-generated
 # code keeps its own flags while flycol's own code is held to -Wall -Wextra (and -Werror in CI).
 
+# Aggregate target of the tests the sanitizer job runs (unit tests and SystemC testbenches: no
+# Verilated models, which would take most of CI's time to build twice).
+if(NOT TARGET flycol_sanitized_tests)
+  add_custom_target(flycol_sanitized_tests)
+endif()
+
 if(FLYCOL_SANITIZE)
   add_compile_options(-fsanitize=${FLYCOL_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
   add_link_options(-fsanitize=${FLYCOL_SANITIZE})
@@ -34,6 +40,7 @@ function(flycol_catch_test name)
   flycol_target_warnings(${name})
   catch_discover_tests(${name} TEST_PREFIX "${name}:" PROPERTIES LABELS "${ARG_LABELS}"
                        DISCOVERY_TIMEOUT 60)
+  add_dependencies(flycol_sanitized_tests ${name})
   if(ARG_SLOW)
     add_test(NAME ${name}:slow COMMAND ${name} "[slow]")
     set_tests_properties(${name}:slow PROPERTIES LABELS "slow")
@@ -57,4 +64,5 @@ function(flycol_sc_tb name)
   flycol_target_warnings(${name})
   add_test(NAME ${name} COMMAND ${name} ${ARG_ARGS})
   set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT})
+  add_dependencies(flycol_sanitized_tests ${name})
 endfunction()
