@@ -3,6 +3,8 @@
 // do not edit by hand. tests/rtlgen checks that this file equals the generator's output.
 package flycol_pkg;
 
+  // Not every module uses every constant of the package.
+  /* verilator lint_off UNUSEDPARAM */
   typedef enum logic [2:0] {
     OpLoadIfmap = 3'd0,
     OpLoadWeights = 3'd1,
@@ -17,6 +19,14 @@ package flycol_pkg;
   localparam int unsigned WeightFifoDepth = 4;
   localparam int unsigned ResultQueueDepth = 2;
   localparam int unsigned CmdQueueDepth = 2;
+  localparam int unsigned WaitBits = 32;
+  localparam int unsigned DramAddrBits = 40;
+  localparam int unsigned CountBits = 16;
+  localparam int unsigned ByteStrideBits = 32;
+  localparam int unsigned StepBits = 24;
+  localparam int unsigned LaneStrideBits = 8;
+  localparam int unsigned PatternBits = 64;
+  /* verilator lint_on UNUSEDPARAM */
 
   typedef struct packed {
     logic [2:0] op;  // opcode_e

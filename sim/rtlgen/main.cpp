@@ -1,7 +1,10 @@
 // flycol_rtlgen: writes the generated SystemVerilog packages at build time.
 //   flycol_rtlgen --flycol-pkg OUT.sv
 //   flycol_rtlgen --config NAME|FILE --cfg-pkg OUT.sv
+//   flycol_rtlgen ... --check      compare with the existing files instead of writing them
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include <fmt/format.h>
@@ -10,27 +13,55 @@
 #include "sim/report/json.h"
 #include "sim/rtlgen/rtl_types.h"
 
+namespace {
+
+// Writes `text` to `path`, or with `check` compares it with the file and reports a stale file.
+bool emit(const std::string& path, const std::string& text, bool check) {
+  if (!check) {
+    flycol::write_file_atomic(path, text);
+    return true;
+  }
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  if (f && ss.str() == text) return true;
+  fmt::print(stderr, "flycol_rtlgen: {} is not what the generator writes now; run scripts/regen-rtl-pkgs\n", path);
+  return false;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   std::string config, cfg_out, pkg_out;
-  for (int i = 1; i + 1 < argc; i += 2) {
+  bool check = false;
+  for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--config") config = argv[i + 1];
-    else if (a == "--cfg-pkg") cfg_out = argv[i + 1];
-    else if (a == "--flycol-pkg") pkg_out = argv[i + 1];
+    if (a == "--check") {
+      check = true;
+      continue;
+    }
+    if (i + 1 >= argc) {
+      fmt::print(stderr, "flycol_rtlgen: option '{}' needs a value\n", a);
+      return 2;
+    }
+    if (a == "--config") config = argv[++i];
+    else if (a == "--cfg-pkg") cfg_out = argv[++i];
+    else if (a == "--flycol-pkg") pkg_out = argv[++i];
     else {
       fmt::print(stderr, "flycol_rtlgen: unknown option '{}'\n", a);
       return 2;
     }
   }
+  bool ok = true;
   try {
-    if (!pkg_out.empty()) flycol::write_file_atomic(pkg_out, flycol::rtl::generate_flycol_pkg());
+    if (!pkg_out.empty()) ok &= emit(pkg_out, flycol::rtl::generate_flycol_pkg(), check);
     if (!cfg_out.empty()) {
       const flycol::Config c = config.empty() ? flycol::default_config() : flycol::load_config_by_name_or_path(config);
-      flycol::write_file_atomic(cfg_out, flycol::rtl::generate_cfg_pkg(c));
+      ok &= emit(cfg_out, flycol::rtl::generate_cfg_pkg(c), check);
     }
   } catch (const std::exception& e) {
     fmt::print(stderr, "flycol_rtlgen: {}\n", e.what());
     return 2;
   }
-  return 0;
+  return ok ? 0 : 1;
 }

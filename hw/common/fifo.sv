@@ -1,0 +1,82 @@
+// FIFO cell (docs/microarchitecture.md, section 6), the RTL twin of hw::Fifo (hw/common/fifo.h):
+// Depth entries of Width bits, push and pop in one cycle, full/empty from the registered count.
+// Generic parameters, not Cfg: the blocks instantiate it with many shapes.
+module fifo #(
+  parameter int unsigned Width = 8,  // bits per entry
+  parameter int unsigned Depth = 4   // entries
+) (
+  input  logic             clk_i,    // clock
+  input  logic             rst_ni,   // asynchronous reset, active low: empty
+  input  logic             push_i,   // write wdata_i at the tail this cycle (not while full_o)
+  input  logic [Width-1:0] wdata_i,  // entry to push
+  input  logic             pop_i,    // drop the head this cycle (not while empty_o)
+  output logic [Width-1:0] rdata_o,  // head entry (meaningful while !empty_o)
+  output logic             full_o,   // count == Depth (registered: a pop does not make room this cycle)
+  output logic             empty_o,  // count == 0
+  output logic [$clog2(Depth+1)-1:0] count_o  // entries held
+);
+
+  // A one-entry FIFO still needs a (constant) pointer bit.
+  localparam int unsigned PtrBits = (Depth > 1) ? $clog2(Depth) : 1;
+  localparam int unsigned CntBits = $clog2(Depth + 1);
+
+  // Flat storage with next state (entry i in bits [i*Width +: Width]), so that the whole cell follows
+  // the _d/_q style and Yosys maps it to plain flops (the FIFOs of the design are a few entries
+  // deep). Flat because Yosys 0.23 does not parse `logic [Depth-1:0][Width-1:0]` and silently
+  // shrinks a packed array of a typedef'd element to one element.
+  logic [Depth*Width-1:0] mem_q, mem_d;
+  logic [PtrBits-1:0] head_q, head_d;
+  logic [CntBits-1:0] count_q, count_d;
+  logic [PtrBits-1:0] wptr;  // tail slot of this cycle's push
+
+  // hw::Fifo writes at (head + count) % Depth after the pop; with one pop that is the same slot as
+  // head_q + count_q before it, so the write pointer does not depend on pop_i.
+  logic [PtrBits:0] tail_sum;
+
+  always_comb begin
+    head_d = head_q;
+    count_d = count_q;
+    mem_d = mem_q;
+    if (pop_i) begin
+      head_d = (head_q == PtrBits'(Depth - 1)) ? '0 : head_q + PtrBits'(1);
+    end
+    count_d = count_q + CntBits'(push_i) - CntBits'(pop_i);
+    tail_sum = {1'b0, head_q} + (PtrBits + 1)'(count_q);
+    wptr = (tail_sum >= (PtrBits + 1)'(Depth)) ? PtrBits'(tail_sum - (PtrBits + 1)'(Depth))
+                                                : tail_sum[PtrBits-1:0];
+    if (push_i) mem_d[wptr*Width +: Width] = wdata_i;
+  end
+
+  assign rdata_o = mem_q[head_q*Width +: Width];
+  assign full_o = count_q == CntBits'(Depth);
+  assign empty_o = count_q == '0;
+  assign count_o = count_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      head_q <= '0;
+      count_q <= '0;
+    end else begin
+      head_q <= head_d;
+      count_q <= count_d;
+    end
+  end
+
+  // Storage is not reset (hw::Fifo does not clear it either): only entries below count are read.
+  always_ff @(posedge clk_i) begin
+    mem_q <= mem_d;
+  end
+
+`ifndef SYNTHESIS
+  initial begin
+    if (!(Width >= 1)) $fatal(1, "fifo: Width must be at least 1");
+    if (!(Depth >= 1)) $fatal(1, "fifo: Depth must be at least 1");
+  end
+  // Sensitive to the reset edge like the registers, so that lint sees rst_ni used one way only.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni && push_i && full_o) $error("fifo: push while full");
+    if (rst_ni && pop_i && empty_o) $error("fifo: pop while empty");
+  end
+`endif
+
+endmodule

@@ -1,0 +1,128 @@
+// Processing element (docs/microarchitecture.md, section 9.5), the RTL twin of PeCore
+// (hw/pe/pe_core.h): accumulator, reserve register (one link of the row's preload/result chain),
+// pass-through registers of the systolic links, zero gating, and the arithmetic chosen by Cfg.arith.
+module pe #(
+  parameter flycol_cfg_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
+  localparam int unsigned ElemBits = Cfg.elem_bits,  // EW: 16 (fp16, int16) or 8 (int8)
+  localparam int unsigned AccBits = Cfg.acc_bits     // AW: 16 (fp16) or 32 (int)
+) (
+  input  logic                clk_i,     // clock, rising edge
+  input  logic                rst_ni,    // asynchronous reset, active low: every register 0
+  input  logic [ElemBits-1:0] a_i,       // ifmap element from the west
+  input  logic [ElemBits-1:0] w_i,       // weight from the north
+  input  logic                valid_i,   // MAC step
+  input  logic                swap_i,    // swap accumulator and reserve after this step
+  input  logic                window_i,  // window flag, only passed on (the row's counter looks at column COLS-1)
+  input  logic [AccBits-1:0]  res_i,     // reserve chain from the west (column 0: the row's preload input)
+  input  logic                shift_i,   // the row shifts its reserve chain this cycle (never with swap_i)
+  output logic [ElemBits-1:0] a_o,       // registered a_i, to the east
+  output logic [ElemBits-1:0] w_o,       // registered w_i, to the south
+  output logic                valid_o,   // registered valid_i, to the east
+  output logic                swap_o,    // registered swap_i, to the east
+  output logic                window_o,  // registered window_i, to the east
+  output logic [AccBits-1:0]  res_o,     // reserve register, to the east (column COLS-1: the row's result)
+  output logic [AccBits-1:0]  acc_o,     // accumulator, for tests and waveforms
+  output logic                gated_o    // pulse: the MAC step of the previous cycle was gated (statistics, power)
+);
+
+  localparam int unsigned ArithFp16 = 0;  // Cfg.arith: 0 fp16, 1 int8, 2 int16
+
+  logic [ElemBits-1:0] a_q, a_d, w_q, w_d;
+  logic                valid_q, valid_d, swap_q, swap_d, window_q, window_d, gated_q, gated_d;
+  logic [AccBits-1:0]  acc_q, acc_d, res_q, res_d;
+
+  // The arithmetic unit: acc_q + a_i * w_i, combinational (it closes the one-cycle accumulate loop).
+  logic [AccBits-1:0] mac_y;
+  // A zero operand: +-0 for fp16 (the sign bit is ignored), 0 for the integers.
+  logic               a_zero, w_zero;
+
+  if (Cfg.arith == ArithFp16) begin : gen_fp16
+    fp16_fma u_fma (
+      .a_i(a_i),
+      .b_i(w_i),
+      .c_i(acc_q),
+      .y_o(mac_y)
+    );
+    assign a_zero = a_i[ElemBits-2:0] == '0;
+    assign w_zero = w_i[ElemBits-2:0] == '0;
+  end else begin : gen_int
+    int_mac #(
+      .ElemBits(ElemBits)
+    ) u_mac (
+      .a_i  (a_i),
+      .b_i  (w_i),
+      .acc_i(acc_q),
+      .acc_o(mac_y)
+    );
+    assign a_zero = a_i == '0;
+    assign w_zero = w_i == '0;
+  end
+
+  logic               gate;  // zero gating: no multiply, the accumulator keeps its value
+  logic [AccBits-1:0] m;     // accumulator after this cycle's MAC step (if any)
+
+  always_comb begin
+    gate = (Cfg.zero_gating != 0) && (a_zero || w_zero);
+    m = (valid_i && !gate) ? mac_y : acc_q;
+    if (swap_i) begin
+      acc_d = res_q;
+      res_d = m;
+    end else begin
+      acc_d = m;
+      res_d = shift_i ? res_i : res_q;
+    end
+    gated_d = valid_i && gate;
+    a_d = a_i;
+    w_d = w_i;
+    valid_d = valid_i;
+    swap_d = swap_i;
+    window_d = window_i;
+  end
+
+  assign a_o = a_q;
+  assign w_o = w_q;
+  assign valid_o = valid_q;
+  assign swap_o = swap_q;
+  assign window_o = window_q;
+  assign res_o = res_q;
+  assign acc_o = acc_q;
+  assign gated_o = gated_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      a_q <= '0;
+      w_q <= '0;
+      valid_q <= 1'b0;
+      swap_q <= 1'b0;
+      window_q <= 1'b0;
+      acc_q <= '0;
+      res_q <= '0;
+      gated_q <= 1'b0;
+    end else begin
+      a_q <= a_d;
+      w_q <= w_d;
+      valid_q <= valid_d;
+      swap_q <= swap_d;
+      window_q <= window_d;
+      acc_q <= acc_d;
+      res_q <= res_d;
+      gated_q <= gated_d;
+    end
+  end
+
+`ifndef SYNTHESIS
+  localparam int unsigned ArithInt8 = 1;
+  initial begin
+    if (!(Cfg.arith <= 2)) $fatal(1, "pe: Cfg.arith must be 0 (fp16), 1 (int8) or 2 (int16)");
+    if (!(ElemBits == ((Cfg.arith == ArithInt8) ? 8 : 16)))
+      $fatal(1, "pe: Cfg.elem_bits must be 16 for fp16 and int16, 8 for int8");
+    if (!(AccBits == ((Cfg.arith == ArithFp16) ? 16 : 32)))
+      $fatal(1, "pe: Cfg.acc_bits must be 16 for fp16, 32 for the integers");
+  end
+  // Sensitive to the reset edge like the registers, so that lint sees rst_ni used one way only.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni && swap_i && shift_i) $error("pe: swap and shift in the same cycle");
+  end
+`endif
+
+endmodule
