@@ -1,0 +1,152 @@
+// Data feeder (docs/microarchitecture.md, sections 8, 9.1 and 9.2): the RTL twin of
+// hw::FeederCore (feeder_core.h/.cpp), register for register and cycle for cycle. The index
+// counters read every interest-region word once; ROWS feed lanes pick their elements from it.
+module feeder #(
+  parameter flycol_cfg_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
+  localparam int unsigned Rows = Cfg.rows,
+  localparam int unsigned B = Cfg.bus_elems,
+  localparam int unsigned Eb = Cfg.elem_bits,
+  localparam int unsigned AddrBits = (Cfg.ifmap_depth > 1) ? $clog2(Cfg.ifmap_depth) : 1
+) (
+  input  logic                 clk_i,          // clock
+  input  logic                 rst_ni,         // asynchronous reset, active low
+  input  logic                 start_i,        // start the RUN on run_i (only while !busy_o)
+  // Only the run_* fields of the command are read; the rest belongs to other engines.
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  flycol_pkg::command_t run_i,          // the RUN command, sampled with start_i
+  /* verilator lint_on UNUSEDSIGNAL */
+  output logic                 ifmap_req_o,    // ifmap SRAM read now (from ifmap_rdata_i too)
+  output logic [AddrBits-1:0]  ifmap_addr_o,   // its word address (0 without a read)
+  input  logic [B*Eb-1:0]      ifmap_rdata_i,  // SRAM's held last read; element e at [e*Eb +: Eb]
+  output logic                 lanes_valid_o,  // every lane has an element
+  output logic [Rows*Eb-1:0]   lane_data_o,    // head of lane l at [l*Eb +: Eb] (0 when empty)
+  input  logic                 pop_i,          // pop every lane's head (only while lanes_valid_o)
+  output logic                 busy_o,         // reads remain or the selection stage holds a word
+  output logic                 sel_stall_o     // the selection stage stalls this cycle (statistics)
+);
+
+  localparam int unsigned Log2B = Cfg.log2_bus;
+  localparam int unsigned PB = Cfg.pattern_bits;
+  localparam int unsigned PtrBits = AddrBits + Log2B;   // as in index_counters
+  localparam int unsigned BBits = PtrBits + 1;           // sel_b: as index_counters' b_o
+  localparam int unsigned LsBits = flycol_pkg::LaneStrideBits;
+  localparam int unsigned RowBits = (Rows > 1) ? $clog2(Rows) : 1;
+  localparam int unsigned LoBits = RowBits + LsBits;    // l*lane_stride < Rows*2^LsBits
+  // s = b + l*lane_stride without overflow.
+  localparam int unsigned SwBits = ((BBits > LoBits + 1) ? BBits : LoBits + 1) + 1;
+  // The lanes' shift input: s clamped to [-PB, B] (feed_lane.sv's formula).
+  localparam int unsigned ShiftBits = $clog2(((PB > B) ? PB : B) + 1) + 1;
+  localparam logic signed [SwBits-1:0] SwLo = -$signed(SwBits'(PB));
+  localparam logic signed [SwBits-1:0] SwHi = $signed(SwBits'(B));
+
+  // Stage IC.
+  logic                   ic_has_read, ic_flush;
+  logic [AddrBits-1:0]    ic_addr;
+  logic signed [BBits-1:0] ic_b;
+  logic [LsBits-1:0]      lane_stride;
+  logic [PB-1:0]          pattern;
+
+  // Selection stage (SEL) registers; the word itself is the SRAM's held output.
+  logic                    sel_valid_q, sel_valid_d, sel_flush_q, sel_flush_d;
+  logic signed [BBits-1:0] sel_b_q, sel_b_d;
+
+  logic            stall, issue;
+  logic [Rows-1:0] lane_stall, lane_elem_valid;
+
+  index_counters #(
+    .Cfg(Cfg)
+  ) u_ic (
+    .clk_i,
+    .rst_ni,
+    .start_i,
+    .run_i,
+    .issue_i      (issue),
+    .has_read_o   (ic_has_read),
+    .addr_o       (ic_addr),
+    .b_o          (ic_b),
+    .flush_o      (ic_flush),
+    .lane_stride_o(lane_stride),
+    .pattern_o    (pattern)
+  );
+
+  // The feeder stalls when any lane needs the held word again; then the IC issues no read, the SEL
+  // registers keep their word (the SRAM holds rdata) and each lane records what it took.
+  always_comb begin
+    stall = sel_valid_q && (|lane_stall);
+    issue = ic_has_read && !stall;
+    sel_valid_d = 1'b0;
+    sel_b_d = '0;
+    sel_flush_d = 1'b0;
+    if (issue) begin
+      sel_valid_d = 1'b1;
+      sel_b_d = ic_b;
+      sel_flush_d = ic_flush;
+    end else if (stall) begin
+      sel_valid_d = sel_valid_q;
+      sel_b_d = sel_b_q;
+      sel_flush_d = sel_flush_q;
+    end
+  end
+
+  assign ifmap_req_o = issue;
+  assign ifmap_addr_o = issue ? ic_addr : '0;
+  assign lanes_valid_o = &lane_elem_valid;
+  assign busy_o = ic_has_read || sel_valid_q;
+  assign sel_stall_o = stall;
+
+  for (genvar l = 0; l < Rows; l++) begin : gen_lane
+    logic [LoBits-1:0]             local_off;  // the lane's local offset l*lane_stride
+    logic signed [SwBits-1:0]      s;          // global offset b plus the local offset
+    logic signed [ShiftBits-1:0]   shift;
+
+    always_comb begin
+      local_off = LoBits'(l) * LoBits'(lane_stride);
+      s = $signed({{(SwBits - BBits){sel_b_q[BBits-1]}}, sel_b_q}) + $signed(SwBits'(local_off));
+      if (s >= SwHi) shift = ShiftBits'(SwHi);
+      else if (s <= SwLo) shift = ShiftBits'(SwLo);
+      else shift = ShiftBits'(s);
+    end
+
+    feed_lane #(
+      .Cfg(Cfg)
+    ) u_lane (
+      .clk_i,
+      .rst_ni,
+      .valid_i       (sel_valid_q),
+      .shift_i       (shift),
+      .flush_i       (sel_flush_q),
+      .pattern_i     (pattern),
+      .word_i        (ifmap_rdata_i),
+      .lane_stall_o  (lane_stall[l]),
+      .global_stall_i(stall),
+      .elem_valid_o  (lane_elem_valid[l]),
+      .elem_o        (lane_data_o[l*Eb+:Eb]),
+      .pop_i
+    );
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sel_valid_q <= 1'b0;
+      sel_b_q <= '0;
+      sel_flush_q <= 1'b0;
+    end else begin
+      sel_valid_q <= sel_valid_d;
+      sel_b_q <= sel_b_d;
+      sel_flush_q <= sel_flush_d;
+    end
+  end
+
+`ifndef SYNTHESIS
+  initial begin
+    if (!(Rows >= 1 && Rows <= 64)) $fatal(1, "feeder: Cfg.rows = %0d outside 1..64", Rows);
+    if (!(Eb >= 1 && Eb <= 32)) $fatal(1, "feeder: Cfg.elem_bits = %0d outside 1..32", Eb);
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni && start_i && busy_o) $error("feeder: start while busy");
+    if (rst_ni && pop_i && !lanes_valid_o) $error("feeder: pop while a lane is empty");
+  end
+`endif
+
+endmodule

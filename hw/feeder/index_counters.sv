@@ -1,0 +1,288 @@
+// Index counters of the data feeder (docs/microarchitecture.md, section 9.1, stage IC): the RTL
+// twin of hw::IndexCounters (index_counters.h/.cpp), register for register. Five counters (j, ky,
+// c, cx, cy) and the group repeat g walk a RUN's interest regions; one SRAM read per issued cycle.
+module index_counters #(
+  parameter flycol_cfg_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
+  localparam int unsigned Log2B = Cfg.log2_bus,
+  localparam int unsigned PB = Cfg.pattern_bits,
+  localparam int unsigned AddrBits = (Cfg.ifmap_depth > 1) ? $clog2(Cfg.ifmap_depth) : 1,
+  // Element index into the buffer. A RUN that passes the start checks keeps every counter output,
+  // their sum and the read pointer below IFD*B <= 2^PtrBits.
+  localparam int unsigned PtrBits = AddrBits + Log2B,
+  // b = go - j*B lies in (-2^PtrBits, B).
+  localparam int unsigned BBits = PtrBits + 1
+) (
+  input  logic                   clk_i,          // clock
+  input  logic                   rst_ni,         // asynchronous reset, active low
+  input  logic                   start_i,        // load run_i, read from next cycle (!has_read_o)
+  // Only the run_* fields of the command are read; the rest belongs to other engines.
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  flycol_pkg::command_t   run_i,          // the RUN, sampled with start_i
+  /* verilator lint_on UNUSEDSIGNAL */
+  input  logic                   issue_i,        // the current read is issued this cycle: advance
+  output logic                   has_read_o,     // a read is left (active_q)
+  output logic [AddrBits-1:0]    addr_o,         // word address of the current read
+  output logic signed [BBits-1:0] b_o,           // its signed base shift go - j*B
+  output logic                   flush_o,        // it is the last read of the RUN
+  output logic [flycol_pkg::LaneStrideBits-1:0] lane_stride_o,  // the RUN's lane stride (sx)
+  output logic [PB-1:0]          pattern_o       // the RUN's kernel pattern
+);
+
+  localparam int unsigned B = Cfg.bus_elems;
+  // Field widths from flycol_pkg (Yosys 0.23 gets $bits of a struct member wrong).
+  localparam int unsigned CountBits = flycol_pkg::CountBits;
+  localparam int unsigned RegionBits = flycol_pkg::CountBits;
+  localparam int unsigned LsBits = flycol_pkg::LaneStrideBits;
+  // Wide enough for go + region and joff + B without overflow.
+  localparam int unsigned CmpBits = ((PtrBits > RegionBits) ? PtrBits : RegionBits) + 2;
+
+  // RUN registers (hw::IndexCounters::run_q_). The steps are kept PtrBits wide: a step whose
+  // counter ever advances is at most the last row start, below 2^PtrBits (start check), and the
+  // step of a counter with n = 1 is never added. n_kx is only checked, never used, so not kept.
+  logic [CountBits-1:0]  n_kg_q, n_kg_d, n_cy_q, n_cy_d, n_cx_q, n_cx_d;
+  logic [CountBits-1:0]  n_c_q, n_c_d, n_ky_q, n_ky_d;
+  logic [PtrBits-1:0]    step_cx_q, step_cx_d, step_cy_q, step_cy_d, step_c_q, step_c_d;
+  logic [PtrBits-1:0]    step_ky_q, step_ky_d;
+  logic [RegionBits-1:0] region_q, region_d;
+  logic [LsBits-1:0]     lane_stride_q, lane_stride_d;
+  logic [PB-1:0]         pattern_q, pattern_d;
+
+  logic                 active_q, active_d;
+  // Counter indices (for the limits) and the counters' outputs, running sums of their steps.
+  logic [CountBits-1:0] ky_q, ky_d, c_q, c_d, cx_q, cx_d, cy_q, cy_d, g_q, g_d;
+  logic [PtrBits-1:0]   joff_q, joff_d, kyoff_q, kyoff_d, coff_q, coff_d, cxoff_q, cxoff_d;
+  logic [PtrBits-1:0]   cyoff_q, cyoff_d;
+
+  logic [PtrBits-1:0] row_start, ptr, go;
+  logic               last_j, ky_last, c_last, cx_last, cy_last, g_last;
+
+  // Outputs of the current read.
+  always_comb begin
+    row_start = kyoff_q + coff_q + cxoff_q + cyoff_q;
+    ptr = row_start + joff_q;
+    go = row_start & PtrBits'(B - 1);
+    // j is the last read of the row when the next word would start beyond the region:
+    // go + region <= (j+1)*B, without a divider.
+    last_j = CmpBits'(go) + CmpBits'(region_q) <= CmpBits'(joff_q) + CmpBits'(B);
+    // "counter + 1 < n" is the core's advance test; its negation marks the counter's last value.
+    ky_last = {1'b0, ky_q} + 1'b1 >= {1'b0, n_ky_q};
+    c_last = {1'b0, c_q} + 1'b1 >= {1'b0, n_c_q};
+    cx_last = {1'b0, cx_q} + 1'b1 >= {1'b0, n_cx_q};
+    cy_last = {1'b0, cy_q} + 1'b1 >= {1'b0, n_cy_q};
+    g_last = {1'b0, g_q} + 1'b1 >= {1'b0, n_kg_q};
+  end
+
+  assign has_read_o = active_q;
+  assign addr_o = AddrBits'(ptr >> Log2B);
+  assign b_o = $signed({1'b0, go}) - $signed({1'b0, joff_q});
+  assign flush_o = active_q && last_j && ky_last && c_last && cx_last && cy_last && g_last;
+  assign lane_stride_o = lane_stride_q;
+  assign pattern_o = pattern_q;
+
+  // Next state: a start loads the RUN and clears the counters; an issued read advances them,
+  // innermost first (j, ky, c, cx, cy, g), each wrapping to zero and carrying into the next.
+  always_comb begin
+    n_kg_d = n_kg_q;
+    n_cy_d = n_cy_q;
+    n_cx_d = n_cx_q;
+    n_c_d = n_c_q;
+    n_ky_d = n_ky_q;
+    step_cx_d = step_cx_q;
+    step_cy_d = step_cy_q;
+    step_c_d = step_c_q;
+    step_ky_d = step_ky_q;
+    region_d = region_q;
+    lane_stride_d = lane_stride_q;
+    pattern_d = pattern_q;
+    active_d = active_q;
+    ky_d = ky_q;
+    c_d = c_q;
+    cx_d = cx_q;
+    cy_d = cy_q;
+    g_d = g_q;
+    joff_d = joff_q;
+    kyoff_d = kyoff_q;
+    coff_d = coff_q;
+    cxoff_d = cxoff_q;
+    cyoff_d = cyoff_q;
+    if (start_i) begin
+      n_kg_d = run_i.run_n_kg;
+      n_cy_d = run_i.run_n_cy;
+      n_cx_d = run_i.run_n_cx;
+      n_c_d = run_i.run_n_c;
+      n_ky_d = run_i.run_n_ky;
+      step_cx_d = PtrBits'(run_i.run_step_cx);
+      step_cy_d = PtrBits'(run_i.run_step_cy);
+      step_c_d = PtrBits'(run_i.run_step_c);
+      step_ky_d = PtrBits'(run_i.run_step_ky);
+      region_d = run_i.run_region;
+      lane_stride_d = run_i.run_lane_stride;
+      pattern_d = run_i.run_pattern[PB-1:0];
+      active_d = 1'b1;
+      ky_d = '0;
+      c_d = '0;
+      cx_d = '0;
+      cy_d = '0;
+      g_d = '0;
+      joff_d = '0;
+      kyoff_d = '0;
+      coff_d = '0;
+      cxoff_d = '0;
+      cyoff_d = '0;
+    end else if (issue_i) begin
+      if (!last_j) begin
+        joff_d = joff_q + PtrBits'(B);
+      end else begin
+        joff_d = '0;
+        if (!ky_last) begin
+          ky_d = ky_q + 1'b1;
+          kyoff_d = kyoff_q + step_ky_q;
+        end else begin
+          ky_d = '0;
+          kyoff_d = '0;
+          if (!c_last) begin
+            c_d = c_q + 1'b1;
+            coff_d = coff_q + step_c_q;
+          end else begin
+            c_d = '0;
+            coff_d = '0;
+            if (!cx_last) begin
+              cx_d = cx_q + 1'b1;
+              cxoff_d = cxoff_q + step_cx_q;
+            end else begin
+              cx_d = '0;
+              cxoff_d = '0;
+              if (!cy_last) begin
+                cy_d = cy_q + 1'b1;
+                cyoff_d = cyoff_q + step_cy_q;
+              end else begin
+                cy_d = '0;
+                cyoff_d = '0;
+                if (!g_last) begin
+                  g_d = g_q + 1'b1;
+                end else begin
+                  g_d = '0;
+                  active_d = 1'b0;
+                end
+              end
+            end
+          end
+        end
+      end
+    end
+  end
+
+  // Reset values are hw::RunDesc's defaults (n = 1, steps 0, region 1, lane stride 1, pattern 1).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      n_kg_q <= CountBits'(1);
+      n_cy_q <= CountBits'(1);
+      n_cx_q <= CountBits'(1);
+      n_c_q <= CountBits'(1);
+      n_ky_q <= CountBits'(1);
+      step_cx_q <= '0;
+      step_cy_q <= '0;
+      step_c_q <= '0;
+      step_ky_q <= '0;
+      region_q <= RegionBits'(1);
+      lane_stride_q <= LsBits'(1);
+      pattern_q <= PB'(1);
+      active_q <= 1'b0;
+      ky_q <= '0;
+      c_q <= '0;
+      cx_q <= '0;
+      cy_q <= '0;
+      g_q <= '0;
+      joff_q <= '0;
+      kyoff_q <= '0;
+      coff_q <= '0;
+      cxoff_q <= '0;
+      cyoff_q <= '0;
+    end else begin
+      n_kg_q <= n_kg_d;
+      n_cy_q <= n_cy_d;
+      n_cx_q <= n_cx_d;
+      n_c_q <= n_c_d;
+      n_ky_q <= n_ky_d;
+      step_cx_q <= step_cx_d;
+      step_cy_q <= step_cy_d;
+      step_c_q <= step_c_d;
+      step_ky_q <= step_ky_d;
+      region_q <= region_d;
+      lane_stride_q <= lane_stride_d;
+      pattern_q <= pattern_d;
+      active_q <= active_d;
+      ky_q <= ky_d;
+      c_q <= c_d;
+      cx_q <= cx_d;
+      cy_q <= cy_d;
+      g_q <= g_d;
+      joff_q <= joff_d;
+      kyoff_q <= kyoff_d;
+      coff_q <= coff_d;
+      cxoff_q <= cxoff_d;
+      cyoff_q <= cyoff_d;
+    end
+  end
+
+`ifndef SYNTHESIS
+  initial begin
+    if (!(Cfg.rows >= 1 && Cfg.rows <= 64))
+      $fatal(1, "index_counters: Cfg.rows = %0d outside 1..64", Cfg.rows);
+    if (!(Cfg.bus_elems >= 1 && Cfg.bus_elems <= 64 && Cfg.log2_bus <= 6 &&
+          (1 << Cfg.log2_bus) == Cfg.bus_elems))
+      $fatal(1, "index_counters: Cfg.bus_elems = %0d is not 2^log2_bus (1..64)", Cfg.bus_elems);
+    if (!(PB >= 1 && PB <= flycol_pkg::PatternBits))
+      $fatal(1, "index_counters: Cfg.pattern_bits = %0d outside 1..%0d", PB,
+             flycol_pkg::PatternBits);
+    if (!(Cfg.ifmap_depth >= 1 && Cfg.ifmap_depth <= (1 << 30)))
+      $fatal(1, "index_counters: Cfg.ifmap_depth = %0d outside 1..2^30", Cfg.ifmap_depth);
+  end
+
+  // hw::IndexCounters::check_run on the RUN being started: a compiler bug must not run silently.
+  logic [63:0] chk_msb, chk_need, chk_last_word;
+  always_comb begin
+    chk_msb = '0;
+    for (int i = 0; i < flycol_pkg::PatternBits; i++) if (run_i.run_pattern[i]) chk_msb = 64'(i);
+    chk_need = (64'(Cfg.rows) - 64'd1) * 64'(run_i.run_lane_stride) + chk_msb + 64'd1;
+    chk_last_word = ((64'(run_i.run_n_cx) - 64'd1) * 64'(run_i.run_step_cx) +
+                     (64'(run_i.run_n_cy) - 64'd1) * 64'(run_i.run_step_cy) +
+                     (64'(run_i.run_n_c) - 64'd1) * 64'(run_i.run_step_c) +
+                     (64'(run_i.run_n_ky) - 64'd1) * 64'(run_i.run_step_ky) +
+                     64'(run_i.run_region) - 64'd1)
+                    >> Log2B;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni && start_i) begin
+      if (active_q) $error("index_counters: start while reads remain");
+      if (issue_i) $error("index_counters: start and an issued read in one cycle");
+      if (run_i.run_n_kg == '0) $error("index_counters: RUN field n_kg = 0 outside 1..65535");
+      if (run_i.run_n_cy == '0) $error("index_counters: RUN field n_cy = 0 outside 1..65535");
+      if (run_i.run_n_cx == '0) $error("index_counters: RUN field n_cx = 0 outside 1..65535");
+      if (run_i.run_n_c == '0) $error("index_counters: RUN field n_c = 0 outside 1..65535");
+      if (run_i.run_n_ky == '0) $error("index_counters: RUN field n_ky = 0 outside 1..65535");
+      if (run_i.run_n_kx == '0) $error("index_counters: RUN field n_kx = 0 outside 1..65535");
+      if (run_i.run_region == '0) $error("index_counters: RUN field region = 0 outside 1..65535");
+      if (run_i.run_pattern == '0) $error("index_counters: RUN field pattern is zero");
+      else if (chk_msb >= 64'(PB))
+        $error("index_counters: RUN field pattern = %h does not fit pattern_bits = %0d",
+               run_i.run_pattern, PB);
+      if ($countones(run_i.run_pattern) != int'(run_i.run_n_kx))
+        $error("index_counters: RUN field pattern = %h has %0d bits set but n_kx = %0d",
+               run_i.run_pattern, $countones(run_i.run_pattern), run_i.run_n_kx);
+      if (run_i.run_pattern != '0 && 64'(run_i.run_region) < chk_need)
+        $error("index_counters: RUN field region = %0d smaller than %0d %s", run_i.run_region,
+               chk_need, "= (rows-1)*lane_stride + pattern width");
+      if (chk_last_word >= 64'(Cfg.ifmap_depth))
+        $error("index_counters: RUN reads word %0d but the ifmap buffer has %0d words",
+               chk_last_word, Cfg.ifmap_depth);
+    end
+    if (rst_ni && issue_i && !active_q) $error("index_counters: read issued with no read left");
+    if (rst_ni && active_q && (64'(ptr) >> Log2B) >= 64'(Cfg.ifmap_depth))
+      $error("index_counters: read address %0d out of range (depth %0d)", ptr >> Log2B,
+             Cfg.ifmap_depth);
+  end
+`endif
+
+endmodule
