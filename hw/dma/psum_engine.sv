@@ -1,0 +1,153 @@
+// The PS engine (docs/microarchitecture.md 7.4, 7.5), RTL twin of hw::PsumEngine
+// (hw/dma/psum_engine.{h,cpp}): LOAD_PSUMS through its copy of the load path with accumulator-wide
+// elements, STORE_PSUMS through the store path, one command at a time, on the psum buffers.
+module psum_engine #(
+  parameter flycol_cfg_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
+  // Derived: accumulator bits, psum word (ROWS) in elements, address bits.
+  localparam int unsigned AccBits = Cfg.acc_bits,
+  localparam int unsigned Rows = Cfg.rows,
+  localparam int unsigned PsumAddrBits = $clog2((Cfg.psum_depth > 1) ? Cfg.psum_depth : 2),
+  // Memory port widths: DRAM byte address, request bytes (1..BEAT), one beat (lane j in [8*j +: 8]).
+  localparam int unsigned DramAddrBits = flycol_pkg::DramAddrBits,
+  localparam int unsigned BytesBits = $clog2(flycol_pkg::BeatBytes + 1),
+  localparam int unsigned BeatBits = flycol_pkg::BeatBytes * 8
+) (
+  input  logic                      clk_i,        // clock
+  input  logic                      rst_ni,       // asynchronous reset, active low
+  // Command port (the controller starts the engine while it is idle).
+  input  logic                      start_i,      // start cmd_i (idle): latched at the edge
+  input  flycol_pkg::command_t      cmd_i,        // LOAD_PSUMS or STORE_PSUMS
+  output logic                      busy_o,       // from the cycle after the start to the done cycle
+  output logic                      done_o,       // completes this cycle (a store: Mealy, req_fire_i)
+  // Memory request (Moore) and responses, through the memory arbiter.
+  output logic                      req_valid_o,  // a request
+  output logic                      req_write_o,  // 1 write (store), 0 read (load)
+  output logic [DramAddrBits-1:0]   req_addr_o,   // byte address
+  output logic [BytesBits-1:0]      req_bytes_o,  // 1..BEAT (0 without a request)
+  output logic [BeatBits-1:0]       req_wdata_o,  // write data on the address's byte lanes
+  input  logic                      req_fire_i,   // the request is taken this cycle
+  input  logic                      rsp_valid_i,  // a read response for this engine
+  input  logic [BeatBits-1:0]       rsp_rdata_i,  // its data: byte lane j in [8*j +: 8]
+  // Psum SRAM. req_o has a bit per buffer; we/addr/wdata/wmask are shared by both buffers and
+  // meaningful for the one whose req bit is set; each buffer has its own read data.
+  output logic [1:0]                psum_req_o,   // bit b: access buffer b this cycle
+  output logic                      psum_we_o,    // 1 write (load), 0 read (store)
+  output logic [PsumAddrBits-1:0]   psum_addr_o,  // word address
+  output logic [Rows*AccBits-1:0]   psum_wdata_o, // write word: element e in [e*AccBits +: AccBits]
+  output logic [Rows-1:0]           psum_wmask_o, // elements written
+  input  logic [2*Rows*AccBits-1:0] psum_rdata_i  // buffer b's held read data: [b*Rows*AccBits +: Rows*AccBits]
+);
+
+  // Width of the loader's element counts (its word_elems_i).
+  localparam int unsigned CountBits = $clog2(((Rows > flycol_pkg::BeatBytes) ? Rows
+                                                                              : flycol_pkg::BeatBytes) + 1);
+
+  logic buf_q;  // the command's buffer, for both paths
+
+  logic                                       l_start, l_busy, l_done, l_req_valid, l_wr;
+  logic [DramAddrBits-1:0]        l_req_addr;
+  logic [BytesBits-1:0] l_req_bytes;
+  logic [PsumAddrBits-1:0]                    l_wr_addr;
+  logic [Rows*AccBits-1:0]                    l_wr_data;
+  logic [Rows-1:0]                            l_wr_mask;
+
+  logic                                       s_start, s_busy, s_done, s_req_valid, s_rd;
+  logic [DramAddrBits-1:0]        s_req_addr;
+  logic [BytesBits-1:0] s_req_bytes;
+  logic [BeatBits-1:0]         s_req_wdata;
+  logic [PsumAddrBits-1:0]                    s_rd_addr;
+
+  assign l_start = start_i && cmd_i.op == flycol_pkg::OpLoadPsums;
+  assign s_start = start_i && cmd_i.op == flycol_pkg::OpStorePsums;
+
+  stream_loader #(
+    .ElemBits (AccBits),
+    .WordElems(Rows),
+    .MaxDepth (Cfg.psum_depth)
+  ) u_loader (
+    .clk_i,
+    .rst_ni,
+    .start_i      (l_start),
+    .cmd_i,
+    .word_elems_i (CountBits'(Rows)),
+    .depth_words_i(32'(Cfg.psum_depth)),
+    .busy_o       (l_busy),
+    .done_o       (l_done),
+    .req_valid_o  (l_req_valid),
+    .req_addr_o   (l_req_addr),
+    .req_bytes_o  (l_req_bytes),
+    // Only the busy path has a request; the other one sees no fire.
+    .req_fire_i   (req_fire_i && l_req_valid),
+    .rsp_valid_i,
+    .rsp_rdata_i,
+    .wr_o         (l_wr),
+    .wr_addr_o    (l_wr_addr),
+    .wr_data_o    (l_wr_data),
+    .wr_mask_o    (l_wr_mask)
+  );
+
+  store_stream #(
+    .ElemBits (AccBits),
+    .WordElems(Rows),
+    .Depth    (Cfg.psum_depth)
+  ) u_store (
+    .clk_i,
+    .rst_ni,
+    .start_i    (s_start),
+    .cmd_i,
+    .busy_o     (s_busy),
+    .done_o     (s_done),
+    .req_valid_o(s_req_valid),
+    .req_addr_o (s_req_addr),
+    .req_bytes_o(s_req_bytes),
+    .req_wdata_o(s_req_wdata),
+    .req_fire_i (req_fire_i && s_req_valid),
+    .rd_o       (s_rd),
+    .rd_addr_o  (s_rd_addr),
+    .rdata_i    (psum_rdata_i[32'(buf_q)*Rows*AccBits +: Rows*AccBits])
+  );
+
+  assign busy_o = l_busy || s_busy;
+  assign done_o = l_done || s_done;
+  assign req_valid_o = l_req_valid || s_req_valid;
+  // The core's req(): the store's request while it is busy, else the loader's.
+  assign req_write_o = s_busy;
+  assign req_addr_o = s_busy ? s_req_addr : l_req_addr;
+  assign req_bytes_o = s_busy ? s_req_bytes : l_req_bytes;
+  assign req_wdata_o = s_busy ? s_req_wdata : '0;
+
+  // Only one path is busy at a time, so the port carries either the loader's write or the
+  // store's read (both functions of registers).
+  always_comb begin
+    psum_req_o = 2'b00;
+    psum_req_o[buf_q] = l_wr || s_rd;
+    psum_we_o = l_wr;
+    psum_addr_o = l_wr ? l_wr_addr : s_rd_addr;
+    psum_wdata_o = l_wr_data;
+    psum_wmask_o = l_wr_mask;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      buf_q <= 1'b0;
+    end else if (start_i) begin
+      buf_q <= cmd_i.dma_buf;
+    end
+  end
+
+`ifndef SYNTHESIS
+  initial begin
+    if (!(Cfg.acc_bits == 16 || Cfg.acc_bits == 32)) $fatal(1, "psum_engine: acc_bits must be 16 or 32");
+    if (!(Rows >= 1 && Rows <= 64)) $fatal(1, "psum_engine: rows must be 1..64, not %0d", Rows);
+    if (!(Cfg.psum_depth >= 1)) $fatal(1, "psum_engine: psum_depth must be >= 1");
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni && start_i && cmd_i.op != flycol_pkg::OpLoadPsums && cmd_i.op != flycol_pkg::OpStorePsums)
+      $error("psum_engine: cannot execute opcode %0d", cmd_i.op);
+    if (rst_ni && start_i && busy_o) $error("psum_engine: start while busy");
+    if (rst_ni && req_fire_i && !req_valid_o) $error("psum_engine: request fired while req_valid is low");
+    if (rst_ni && l_busy && s_busy) $error("psum_engine: load and store busy together");
+  end
+`endif
+
+endmodule
