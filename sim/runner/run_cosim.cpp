@@ -1,0 +1,152 @@
+// `flycol run --model rtl|both`: compiles the layer, runs the Verilated RTL (alone, or in lockstep
+// with the SystemC model) and checks outputs against the golden model; with `both` also outputs
+// and total cycles against each other, reporting the first port divergence and writing a VCD of
+// the RTL run when the two disagree.
+#include "sim/runner/run_cosim.h"
+
+#include <fmt/format.h>
+
+#include "sim/compiler/compiler.h"
+#include "sim/golden/conv.h"
+#include "sim/rtlsim/cosim.h"
+#include "sim/runner/run_common.h"
+
+namespace flycol {
+
+RunOutcome run_cosim(const RunRequest& req) {
+  const bool both = req.model == "both";
+  const Layer& L = req.layer;
+  const Config& cfg = req.config;
+  CompileOptions copt;
+  if (!req.order.empty()) copt.order = req.order;
+  const Program prog = compile_layer(L, cfg, copt);
+  const ConvOperands ops = make_random_operands(L, cfg.arithmetic, req.seed, {req.zero_fraction});
+
+  CosimOptions co;
+  co.run_sc = both;
+  co.run_rtl = true;
+  // A waveform: always with --trace; otherwise only to explain a mismatch.
+  co.wave_on_mismatch = req.trace_path.empty();
+  co.wave_path = req.trace_path.empty() ? (both ? std::string("flycol_rtl_mismatch.vcd") : std::string()) : req.trace_path;
+  const CosimResult cr = cosim_layer(prog, ops, timing_for(req), co);
+
+  golden::ConvOptions gopt;
+  gopt.zero_gating = cfg.zero_gating;
+  const std::vector<AccBits> want = golden::conv(ops, gopt);
+  const Mismatches mm_rtl = compare_outputs(cr.rtl.outputs, want);
+  const Mismatches mm_sc = both ? compare_outputs(cr.sc.outputs, want) : Mismatches{};
+  const Mismatches mm_pair = both ? compare_outputs(cr.rtl.outputs, cr.sc.outputs) : Mismatches{};
+  const bool rtl_exact = cr.rtl.finished && mm_rtl.count == 0;
+  const bool sc_exact = !both || (cr.sc.finished && mm_sc.count == 0);
+  const bool lockstep = !both || (cr.cycles_equal && cr.outputs_equal && !cr.first.found);
+
+  RunOutcome r;
+  r.passed = rtl_exact && sc_exact && lockstep;
+  const std::uint64_t cycles = cr.rtl.cycles;
+  const double util = cycles ? double(L.macs()) / (double(cycles) * double(cfg.pes())) : 0.0;
+  const double secs = double(cycles) / (cfg.clock_mhz * 1e6);
+
+  Json& j = r.report;
+  j = Json::object();
+  j["model"] = req.model;
+  j["layer"] = layer_json(L);
+  j["config"] = config_json(cfg);
+  j["seed"] = req.seed;
+  j["plan"] = prog.plan.describe();
+  j["commands"] = std::uint64_t(prog.commands.size());
+  j["cycles"] = cycles;
+  if (both) j["cycles_sc"] = cr.sc.cycles;
+  j["cycles_rtl"] = cr.rtl.cycles;
+  j["macs"] = L.macs();
+  j["output"]["shape"] = Json::Array{L.n, L.k, L.ho(), L.wo()};
+  j["output"]["checksum"] = fmt::format("0x{:016x}", checksum(cr.rtl.outputs, cfg.arithmetic));
+  j["utilization"] = util;
+  j["time_us"] = secs * 1e6;
+  if (both) {
+    const hw::AcceleratorStats& st = cr.sc_stats;
+    Json& stl = j["stalls"];
+    stl["feeder"] = st.feeder_stall;
+    stl["weights"] = st.weight_stall;
+    stl["context_switch"] = st.context_stall;
+    stl["pipeline"] = st.pipeline;
+    stl["dram"] = st.dram_stall;
+    stl["tail"] = st.tail;
+  }
+  j["gated_macs_rtl"] = cr.rtl_gated;
+  Json& db = j["dram_bytes"];
+  db["ifmap"] = cr.rtl.dram.ifmap;
+  db["weights"] = cr.rtl.dram.weights;
+  db["psums_in"] = cr.rtl.dram.psums_in;
+  db["ofmap"] = cr.rtl.dram.ofmap;
+  db["total"] = cr.rtl.dram.total;
+  Json& c = j["check"];
+  c["reference"] = "golden";
+  c["bit_exact"] = rtl_exact && sc_exact;
+  c["mismatches"] = mm_rtl.count;
+  if (mm_rtl.first >= 0) {
+    c["first_mismatch"] = index_name(L, mm_rtl.first);
+    c["got"] = fmt::format("0x{:x}", cr.rtl.outputs[std::size_t(mm_rtl.first)]);
+    c["want"] = fmt::format("0x{:x}", want[std::size_t(mm_rtl.first)]);
+  }
+  if (both) {
+    c["mismatches_sc"] = mm_sc.count;
+    c["cycles_equal"] = cr.cycles_equal;
+    c["outputs_equal"] = cr.outputs_equal;
+    if (cr.first.found) {
+      Json& d = c["first_divergence"];
+      d["cycle"] = cr.first.cycle;
+      d["signal"] = cr.first.signal;
+      d["sc"] = cr.first.sc_value;
+      d["rtl"] = cr.first.rtl_value;
+    }
+    if (!cr.wave_written.empty()) c["waveform"] = cr.wave_written;
+  }
+  if (!cr.rtl.error.empty()) c["error_rtl"] = cr.rtl.error;
+  if (!cr.sc.error.empty()) c["error_sc"] = cr.sc.error;
+  j["rtl_wall_seconds"] = cr.rtl.wall_seconds;
+  j["rtl_cycles_per_s"] = cr.rtl.wall_seconds > 0 ? double(cr.rtl.cycles) / cr.rtl.wall_seconds : 0.0;
+  if (both) j["sc_wall_seconds"] = cr.sc.wall_seconds;
+
+  std::string check;
+  if (!cr.rtl.error.empty()) check += "RTL FAILED: " + cr.rtl.error + "; ";
+  if (!cr.sc.error.empty()) check += "SystemC FAILED: " + cr.sc.error + "; ";
+  check += rtl_exact ? fmt::format("RTL bit-exact with the golden model ({} outputs)", want.size())
+                     : fmt::format("RTL: {} mismatches of {}; first at {}: got 0x{:x}, want 0x{:x}", mm_rtl.count,
+                                   want.size(), index_name(L, std::max<std::int64_t>(mm_rtl.first, 0)),
+                                   mm_rtl.first >= 0 ? cr.rtl.outputs[std::size_t(mm_rtl.first)] : 0,
+                                   mm_rtl.first >= 0 ? want[std::size_t(mm_rtl.first)] : 0);
+  if (both) {
+    check += fmt::format("; SystemC {}", sc_exact ? "bit-exact" : fmt::format("{} mismatches", mm_sc.count));
+    check += cr.cycles_equal ? fmt::format("; cycles equal ({})", cr.rtl.cycles)
+                             : fmt::format("; CYCLES DIFFER: SystemC {}, RTL {}", cr.sc.cycles, cr.rtl.cycles);
+    if (mm_pair.count)
+      check += fmt::format("; ofmap differs between the views at {} ({} elements)", index_name(L, mm_pair.first),
+                           mm_pair.count);
+    if (cr.first.found)
+      check += fmt::format("; first port divergence at cycle {} on {}: SystemC {} / RTL {}", cr.first.cycle,
+                           cr.first.signal, cr.first.sc_value, cr.first.rtl_value);
+    if (!cr.wave_written.empty()) check += "; waveform " + cr.wave_written;
+  }
+
+  r.text = fmt::format(
+      "flycol run: model {} ({} arithmetic), config {} ({}), seed {}\n"
+      "  layer        {}\n"
+      "  tiling       {}, {} commands\n"
+      "  cycles       {}{} ({:.1f} us at {} MHz)\n"
+      "  MACs         {}\n"
+      "  checksum     0x{:016x}\n"
+      "  utilization  {:.1f} %\n"
+      "  DRAM bytes   ifmap {:.3f} MB, weights {:.3f} MB, psums in {:.3f} MB, ofmap {:.3f} MB, total {:.3f} MB\n"
+      "  check        {}\n"
+      "  sim speed    RTL {:.2f} s wall, {:.0f} cycles/s{}\n",
+      req.model, arithmetic_info(cfg.arithmetic).name, cfg.name, cfg.source, req.seed, L.spec(), prog.plan.describe(),
+      prog.commands.size(), cycles, both ? fmt::format(" (SystemC {})", cr.sc.cycles) : std::string(), secs * 1e6,
+      cfg.clock_mhz, L.macs(), checksum(cr.rtl.outputs, cfg.arithmetic), util * 100, double(cr.rtl.dram.ifmap) * 1e-6,
+      double(cr.rtl.dram.weights) * 1e-6, double(cr.rtl.dram.psums_in) * 1e-6, double(cr.rtl.dram.ofmap) * 1e-6,
+      double(cr.rtl.dram.total) * 1e-6, check, cr.rtl.wall_seconds,
+      cr.rtl.wall_seconds > 0 ? double(cr.rtl.cycles) / cr.rtl.wall_seconds : 0.0,
+      both ? fmt::format("; SystemC core {:.2f} s wall", cr.sc.wall_seconds) : std::string());
+  return r;
+}
+
+}  // namespace flycol

@@ -1,0 +1,11 @@
+// `flycol run --model rtl` and `--model both`: the Verilated RTL alone, or in lockstep with the
+// SystemC model (outputs and cycle counts compared, first divergence and a waveform on mismatch).
+#pragma once
+
+#include "sim/runner/run_layer.h"
+
+namespace flycol {
+
+RunOutcome run_cosim(const RunRequest& req);
+
+}  // namespace flycol

@@ -1,0 +1,42 @@
+// Random and recorded test cases of the whole accelerator, shared by the SystemC regression
+// (tb/accelerator_tb.cpp) and the RTL co-simulation regression (tb/cosim_tb.cpp): a case is a
+// layer, compiler options, operand and DRAM seeds, and it prints as one line that can be pasted
+// into tb/accelerator_regressions.txt to make it permanent.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+
+#include "sim/compiler/compiler.h"
+#include "sim/config/config.h"
+#include "sim/dram/dram_model.h"
+
+namespace flycol::tb {
+
+struct Case {
+  Layer layer;
+  CompileOptions opt;
+  std::uint64_t data_seed = 1;
+  std::uint64_t dram_seed = 0;  // 0: the configuration's fixed DRAM timing
+  double zeros = 0.0;
+
+  std::string describe() const;
+};
+
+// The configuration's DRAM, or a random but reproducible memory: bandwidth 1..40 bytes/cycle,
+// latency 1..200 cycles, request back-pressure and latency jitter.
+DramTiming timing_for(const Config& cfg, std::uint64_t dram_seed);
+
+// A random case: random_layer() with at most max_macs, a random loop order, sometimes forced
+// small tiles, random DRAM and a share of zero operands.
+Case random_case(std::mt19937_64& rng, const Config& cfg, std::int64_t max_macs);
+
+// Parses a line as describe() prints it ("config=..." may lead; it is ignored here).
+bool parse_case(const std::string& line, Case& c);
+
+// Compiles the case; forced tiles that do not fit the layer fall back to the compiler's choice.
+// Throws InputError when the configuration cannot run the layer at all.
+Program compile_case(const Case& c, const Config& cfg);
+
+}  // namespace flycol::tb
