@@ -67,7 +67,7 @@ public:
     const std::string note = fmt::format("n={} oy={}..{} ox={}..{} k={}..{} c={}..{}", t.n, t.oy0, t.oy0 + t.th - 1,
                                          t.ox0, t.ox0 + t.tw - 1, t.kg0 * hw_.cols,
                                          std::min(l_.k, (t.kg0 + t.nkg) * hw_.cols) - 1, t.c0, t.c0 + t.tc - 1);
-    const TileWindow win = tile_window(l_, hw_, t.tc, t.th, t.tw);
+    const TileWindow win = tile_window(l_, hw_, t.tc, t.th, t.tw, p_.plan.layout());
 
     const auto [ib, load_ifmap] = place(ifb_, {t.n, t.yi, t.xi, t.ci}, last_run_ifmap_);
     if (load_ifmap) {
@@ -98,13 +98,13 @@ public:
     r.psum_buf = std::uint8_t(pb);
     r.preload = preload;
     r.n_kg = std::uint32_t(t.nkg);
-    r.n_cy = std::uint32_t(t.th);
+    r.n_cy = std::uint32_t(win.ncy);
     r.n_cx = std::uint32_t(win.ncx);
     r.n_c = std::uint32_t(t.tc);
     r.n_ky = std::uint32_t(l_.ky);
     r.n_kx = std::uint32_t(l_.kx);
     r.step_cx = std::uint32_t(hw_.rows * l_.sx);
-    r.step_cy = std::uint32_t(l_.sy * win.wt);
+    r.step_cy = std::uint32_t(win.step_cy);
     r.step_c = std::uint32_t(std::int64_t(win.ht) * win.wt);
     r.step_ky = std::uint32_t(l_.dy * win.wt);
     r.region = region_width(l_, hw_);
@@ -144,13 +144,18 @@ private:
     d.buf = std::uint8_t(ib);
     d.n_planes = std::uint32_t(t.tc);
     d.plane_stride = std::uint32_t(std::uint64_t(l_.h) * l_.w * eb);
-    d.row_stride = std::uint32_t(std::uint64_t(l_.w) * eb);
     d.tail = std::uint32_t(win.tail);
     const int iy0 = t.oy0 * l_.sy - l_.pt, ix0 = t.ox0 * l_.sx - l_.pl;
-    const int r_lo = std::max(iy0, 0), r_hi = std::min(iy0 + win.ht - 1, l_.h - 1);
-    const int c_lo = std::max(ix0, 0), c_hi = std::min(ix0 + win.wt - 1, l_.w - 1);
+    // Buffer row j holds input row iy0 + j, or with skip_rows iy0 + j*sy (every sy-th DRAM row).
+    const int row_step = p_.plan.skip_rows ? l_.sy : 1;
+    d.row_stride = std::uint32_t(std::uint64_t(l_.w) * eb * std::uint64_t(row_step));
+    const int j_lo = iy0 >= 0 ? 0 : (-iy0 + row_step - 1) / row_step;
+    const int j_hi = std::min(win.ht - 1, l_.h - 1 - iy0 < 0 ? -1 : (l_.h - 1 - iy0) / row_step);
+    const int r_lo = iy0 + j_lo * row_step;
+    // Only the columns the outputs need come from DRAM; an aligned pitch adds zeros on the right.
+    const int c_lo = std::max(ix0, 0), c_hi = std::min(ix0 + win.span - 1, l_.w - 1);
     const std::uint64_t plane0 = (std::uint64_t(t.n) * l_.c + std::uint64_t(t.c0)) * l_.h;
-    if (r_hi < r_lo || c_hi < c_lo) {
+    if (j_hi < j_lo || c_hi < c_lo) {
       // The window lies wholly in the padding: every row is a zero row, no DRAM data.
       d.dram_addr = p_.dram.ifmap_base + plane0 * std::uint64_t(l_.w) * eb;
       d.n_rows = 0;
@@ -160,10 +165,10 @@ private:
       return c;
     }
     d.dram_addr = p_.dram.ifmap_base + ((plane0 + std::uint64_t(r_lo)) * l_.w + std::uint64_t(c_lo)) * eb;
-    d.n_rows = std::uint32_t(r_hi - r_lo + 1);
+    d.n_rows = std::uint32_t(j_hi - j_lo + 1);
     d.row_len = std::uint32_t(c_hi - c_lo + 1);
-    d.pad_top = std::uint32_t(r_lo - iy0);
-    d.pad_bottom = std::uint32_t(iy0 + win.ht - 1 - r_hi);
+    d.pad_top = std::uint32_t(j_lo);
+    d.pad_bottom = std::uint32_t(win.ht - 1 - j_hi);
     d.pad_left = std::uint32_t(c_lo - ix0);
     d.pad_right = std::uint32_t(ix0 + win.wt - 1 - c_hi);
     return c;
@@ -200,8 +205,16 @@ private:
                    std::uint64_t(t.ox0)) * ab;
     d.n_planes = std::uint32_t(std::min(l_.k, k0 + t.nkg * hw_.cols) - k0);
     d.plane_stride = std::uint32_t(std::uint64_t(l_.ho()) * l_.wo() * ab);
-    d.n_rows = std::uint32_t(t.th);
     d.row_stride = std::uint32_t(std::uint64_t(l_.wo()) * ab);
+    if (p_.plan.flat) {
+      // One row of contexts over whole output rows: the tile's outputs are contiguous in DRAM.
+      const int n = t.th * t.tw;
+      d.n_rows = 1;
+      d.row_len = std::uint32_t(n);
+      d.pad_right = std::uint32_t(ceil_div(n, hw_.rows) * hw_.rows - n);
+      return c;
+    }
+    d.n_rows = std::uint32_t(t.th);
     d.row_len = std::uint32_t(t.tw);
     d.pad_right = std::uint32_t(ceil_div(t.tw, hw_.rows) * hw_.rows - t.tw);
     return c;
@@ -243,6 +256,18 @@ void emit_program(Program& p) {
           for (int xi = 0; xi < t.tiles_w; ++xi)
             for (int ki = 0; ki < t.tiles_k; ++ki)
               e.step(e.box(n, yi, xi, ki, ci), ci > 0, ci > 0, true, e.next_psum_buffer());
+  } else if (t.order == "k_outer") {
+    // Output-channel tiles outermost: a k tile's weight slices stay in the weight buffers while
+    // every output tile of the layer uses them (when they fit there), the ifmap is reloaded per
+    // k tile instead.
+    for (int ki = 0; ki < t.tiles_k; ++ki)
+      for (int n = 0; n < p.layer.n; ++n)
+        for (int yi = 0; yi < t.tiles_h; ++yi)
+          for (int xi = 0; xi < t.tiles_w; ++xi) {
+            const int pb = e.next_psum_buffer();
+            for (int ci = 0; ci < t.tiles_c; ++ci)
+              e.step(e.box(n, yi, xi, ki, ci), ci > 0, false, ci == t.tiles_c - 1, pb);
+          }
   } else {
     for (int n = 0; n < p.layer.n; ++n)
       for (int yi = 0; yi < t.tiles_h; ++yi)
@@ -263,7 +288,7 @@ std::uint64_t dma_bytes(const hw::DmaDesc& d, int elem_bytes) {
 
 }  // namespace
 
-std::vector<std::string> loop_order_names() { return {"output_stationary", "spill"}; }
+std::vector<std::string> loop_order_names() { return {"output_stationary", "k_outer", "spill"}; }
 
 DramLayout dram_layout(const Layer& l, const hw::HwParams& hw) {
   DramLayout d;
@@ -280,10 +305,13 @@ DramLayout dram_layout(const Layer& l, const hw::HwParams& hw) {
 
 std::string TilePlan::describe() const {
   const auto n = [](int v, const char* what) { return fmt::format("{} {}{}", v, what, v == 1 ? "" : "s"); };
-  return fmt::format("Tc = {} ({}), n_kg = {} ({}), Th = {} ({}), Tw = {} ({}), order {}; largest tile uses {} "
+  return fmt::format("Tc = {} ({}), n_kg = {} ({}), Th = {} ({}), Tw = {} ({}), order {}{}; largest tile uses {} "
                      "ifmap, {} weight and {} psum words",
                      tc, n(tiles_c, "slice"), n_kg, n(tiles_k, "tile"), th, n(tiles_h, "tile"), tw,
-                     n(tiles_w, "tile"), order, ifmap_words, weight_words, psum_words);
+                     n(tiles_w, "tile"), order,
+                     std::string(aligned ? ", rows aligned" : "") + (skip_rows ? ", rows skipped" : "") +
+                         (flat ? ", flat contexts" : ""),
+                     ifmap_words, weight_words, psum_words);
 }
 
 std::string Program::listing() const {

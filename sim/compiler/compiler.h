@@ -22,7 +22,23 @@ struct CompileOptions {
   int tile_kg = 0;  // output-channel groups of array.cols per tile (n_kg)
   int tile_h = 0;   // output rows per tile (Th)
   int tile_w = 0;   // output columns per tile (Tw): a multiple of array.rows, or Wo
-  std::string order = "output_stationary";  // or "spill" (partial sums leave the chip per slice)
+  // "output_stationary" (output tiles outermost, k tiles, then channel slices), "k_outer" (k tiles
+  // outermost: weights stay resident) or "spill" (channel slices outermost, partial sums leave the
+  // chip after every slice).
+  std::string order = "output_stationary";
+  // How a tile lies in the ifmap buffer (tiling.h, TileLayout): row pitch rounded up to a multiple
+  // of the feeder's bus width; only the input rows a ky = 1 kernel reads (sy > 1); contexts
+  // running across output rows (1x1 kernels, whole output rows).
+  bool align_rows = false;
+  bool skip_rows = false;
+  bool flat_contexts = false;
+};
+
+// The ifmap tile layout options of a plan (see tiling.h).
+struct TileLayout {
+  bool align = false;      // row pitch rounded up to a multiple of B (zero columns, no traffic)
+  bool skip_rows = false;  // ky = 1, sy > 1: one buffer row per output row, loaded with a DRAM row stride
+  bool flat = false;       // kx = ky = 1, Tw = Wo: pitch sx*Tw, contexts of ROWS consecutive outputs
 };
 
 // The loop orders compile_layer knows, for --help and validation.
@@ -44,7 +60,12 @@ struct TilePlan {
   int tc = 1, n_kg = 1, th = 1, tw = 1;
   int tiles_c = 1, tiles_k = 1, tiles_h = 1, tiles_w = 1;
   std::string order = "output_stationary";
+  bool aligned = false;    // CompileOptions::align_rows
+  bool skip_rows = false;  // CompileOptions::skip_rows
+  bool flat = false;       // CompileOptions::flat_contexts
   std::int64_t ifmap_words = 0, weight_words = 0, psum_words = 0;
+
+  TileLayout layout() const { return {aligned, skip_rows, flat}; }
 
   std::string describe() const;
 };

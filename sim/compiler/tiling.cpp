@@ -122,6 +122,13 @@ void validate_options(const Layer& l, const hw::HwParams& hw, const CompileOptio
                      fmt::format("= {}: a column tile narrower than the output row (Wo = {}) must be a multiple of "
                                  "array.rows = {}",
                                  o.tile_w, l.wo(), hw.rows));
+  const std::string layout = layout_problem(l, {o.align_rows, o.skip_rows, o.flat_contexts});
+  if (!layout.empty())
+    throw InputError(kOptionsSource, o.flat_contexts ? "flat_contexts" : "skip_rows", fmt::format("is set, but {}", layout));
+  if (o.flat_contexts && o.tile_w > 0 && o.tile_w != l.wo())
+    throw InputError(kOptionsSource, "tile_w",
+                     fmt::format("= {}: flat_contexts runs whole output rows, tile_w must be Wo = {} (or 0)", o.tile_w,
+                                 l.wo()));
 }
 
 // Largest v in [lo, hi] with fits(v), given fits(lo) and fits monotone (true up to a limit).
@@ -147,16 +154,31 @@ std::uint64_t kernel_pattern(const Layer& l) {
   return p;
 }
 
-TileWindow tile_window(const Layer& l, const hw::HwParams& hw, int tc, int th, int tw) {
+std::string layout_problem(const Layer& l, TileLayout lay) {
+  if (lay.skip_rows && (l.ky != 1 || l.sy < 2))
+    return fmt::format("skip_rows needs a kernel of one row (ky = 1) and a vertical stride sy > 1, not ky = {}, sy = {}",
+                       l.ky, l.sy);
+  if (lay.flat && (l.kx != 1 || l.ky != 1))
+    return fmt::format("flat_contexts needs a 1x1 kernel, not {}x{}", l.ky, l.kx);
+  if (lay.flat && l.sy != 1 && !lay.skip_rows)
+    return "flat_contexts needs consecutive output rows in consecutive buffer rows: sy = 1, or skip_rows";
+  if (lay.flat && lay.align) return "flat_contexts sets the row pitch itself: it cannot be combined with align_rows";
+  return "";
+}
+
+TileWindow tile_window(const Layer& l, const hw::HwParams& hw, int tc, int th, int tw, TileLayout lay) {
   TileWindow w;
-  w.ht = (th - 1) * l.sy + l.extent_y();
-  w.wt = (tw - 1) * l.sx + l.extent_x();
-  w.ncx = int(ceil_div(tw, hw.rows));
+  w.ht = lay.skip_rows ? th * l.extent_y() : (th - 1) * l.sy + l.extent_y();
+  w.span = (tw - 1) * l.sx + l.extent_x();
+  w.wt = lay.flat ? tw * l.sx : lay.align ? int(ceil_div(w.span, hw.bus_elems) * hw.bus_elems) : w.span;
+  w.ncx = int(ceil_div(lay.flat ? std::int64_t(th) * tw : tw, hw.rows));
+  w.ncy = lay.flat ? 1 : th;
+  w.step_cy = std::int64_t(lay.skip_rows ? l.extent_y() : l.sy) * w.wt;
   const std::int64_t plane = std::int64_t(w.ht) * w.wt;
   w.elems = tc * plane;
   // The feeder's largest row start (last context, last channel, last kernel row) plus the
   // region: lanes of an edge context run past the tile's last column into the tail.
-  const std::int64_t row_start_max = std::int64_t(w.ncx - 1) * hw.rows * l.sx + std::int64_t(th - 1) * l.sy * w.wt +
+  const std::int64_t row_start_max = std::int64_t(w.ncx - 1) * hw.rows * l.sx + std::int64_t(w.ncy - 1) * w.step_cy +
                                      std::int64_t(tc - 1) * plane + std::int64_t(l.ky - 1) * l.dy * w.wt;
   w.last_read = row_start_max + region_width(l, hw) - 1;
   const std::int64_t b = hw.bus_elems;
@@ -167,7 +189,7 @@ TileWindow tile_window(const Layer& l, const hw::HwParams& hw, int tc, int th, i
 }
 
 std::optional<Shortfall> plan_shortfall(const Layer& l, const Config& cfg, const hw::HwParams& hw, int tc, int n_kg,
-                                        int th, int tw) {
+                                        int th, int tw, TileLayout lay) {
   const int wo = l.wo();
   const int tiles_w = int(ceil_div(wo, tw));
   std::vector<int> widths = {tw};
@@ -175,7 +197,7 @@ std::optional<Shortfall> plan_shortfall(const Layer& l, const Config& cfg, const
   if (edge != tw) widths.push_back(edge);
 
   for (int w : widths) {
-    const TileWindow win = tile_window(l, hw, tc, th, w);
+    const TileWindow win = tile_window(l, hw, tc, th, w, lay);
     if (win.words > hw.ifmap_depth) {
       Shortfall s;
       s.key = "sram.ifmap.kbytes";
@@ -199,7 +221,8 @@ std::optional<Shortfall> plan_shortfall(const Layer& l, const Config& cfg, const
     return s;
   }
   for (int w : widths) {
-    const std::int64_t pwords = std::int64_t(n_kg) * hw.cols * th * ceil_div(w, hw.rows);
+    const std::int64_t pwords = std::int64_t(n_kg) * hw.cols * tile_window(l, hw, 1, th, w, lay).ncy *
+                                tile_window(l, hw, 1, th, w, lay).ncx;
     if (pwords > hw.psum_depth) {
       Shortfall s;
       s.key = "sram.psums.kbytes";
@@ -214,18 +237,19 @@ std::optional<Shortfall> plan_shortfall(const Layer& l, const Config& cfg, const
 
   // Command fields that grow with the tile. Keys name the layer dimension that drives them.
   for (int w : widths) {
-    const TileWindow win = tile_window(l, hw, tc, th, w);
+    const TileWindow win = tile_window(l, hw, tc, th, w, lay);
     const std::optional<Shortfall> checks[] = {
         field_shortfall("C", "n_c", tc, kCountMax, "input channels per slice"),
         field_shortfall("H", "n_cy", th, kCountMax, "output rows per tile"),
         field_shortfall("W", "n_cx", win.ncx, kCountMax, "contexts per output row"),
         field_shortfall("K", "n_planes", std::min<std::int64_t>(l.k, std::int64_t(n_kg) * hw.cols), kCountMax,
                         "output channels per STORE_PSUMS"),
-        field_shortfall("W", "row_len", w, kCountMax, "output columns per STORE_PSUMS row"),
+        field_shortfall("W", "row_len", lay.flat ? std::int64_t(th) * w : w, kCountMax,
+                        "output columns per STORE_PSUMS row"),
         field_shortfall("H", "pad_top", win.ht, kCountMax, "input rows per tile"),
         field_shortfall("W", "pad_left", win.wt, kCountMax, "input columns per tile"),
         field_shortfall("sx", "tail", win.tail, kCountMax, "feeder over-read"),
-        field_shortfall("sy", "step_cy", std::int64_t(l.sy) * win.wt, kStepMax, "sy x tile width"),
+        field_shortfall("sy", "step_cy", win.step_cy, kStepMax, "sy x tile width"),
         field_shortfall("dy", "step_ky", std::int64_t(l.dy) * win.wt, kStepMax, "dy x tile width"),
         field_shortfall("H", "step_c", std::int64_t(win.ht) * win.wt, kStepMax, "tile rows x tile width"),
         field_shortfall(tc == 1 ? "ky" : "C", "row_len", std::int64_t(tc) * l.ky * l.kx * hw.cols, kCountMax,
@@ -237,8 +261,12 @@ std::optional<Shortfall> plan_shortfall(const Layer& l, const Config& cfg, const
   return std::nullopt;
 }
 
-TilePlan make_plan(const Layer& l, const hw::HwParams& hw, int tc, int n_kg, int th, int tw, const std::string& order) {
+TilePlan make_plan(const Layer& l, const hw::HwParams& hw, int tc, int n_kg, int th, int tw, const std::string& order,
+                   TileLayout lay) {
   TilePlan p;
+  p.aligned = lay.align;
+  p.skip_rows = lay.skip_rows;
+  p.flat = lay.flat;
   p.tc = tc;
   p.n_kg = n_kg;
   p.th = th;
@@ -249,9 +277,10 @@ TilePlan make_plan(const Layer& l, const hw::HwParams& hw, int tc, int n_kg, int
   p.tiles_w = int(ceil_div(l.wo(), tw));
   p.order = order;
   const int edge = l.wo() - (p.tiles_w - 1) * tw;
-  p.ifmap_words = std::max(tile_window(l, hw, tc, th, tw).words, tile_window(l, hw, tc, th, edge).words);
+  const TileWindow full = tile_window(l, hw, tc, th, tw, lay);
+  p.ifmap_words = std::max(full.words, tile_window(l, hw, tc, th, edge, lay).words);
   p.weight_words = std::int64_t(n_kg) * tc * l.ky * l.kx;
-  p.psum_words = std::int64_t(n_kg) * hw.cols * th * ceil_div(tw, hw.rows);
+  p.psum_words = std::int64_t(n_kg) * hw.cols * full.ncy * full.ncx;
   return p;
 }
 
@@ -285,24 +314,27 @@ TilePlan choose_plan(const Layer& l, const Config& cfg, const CompileOptions& op
   std::vector<int> widths;
   if (opt.tile_w) {
     widths.push_back(opt.tile_w);
+  } else if (opt.flat_contexts) {
+    widths.push_back(wo);  // flat contexts run whole output rows
   } else {
     widths.push_back(wo);
     for (std::int64_t m = ceil_div(wo, hw.rows) - 1; m >= 1; --m) widths.push_back(int(m * hw.rows));
   }
-  const auto fits = [&](int tc, int kg, int th, int tw) { return !plan_shortfall(l, cfg, hw, tc, kg, th, tw); };
+  const TileLayout al{opt.align_rows, opt.skip_rows, opt.flat_contexts};
+  const auto fits = [&](int tc, int kg, int th, int tw) { return !plan_shortfall(l, cfg, hw, tc, kg, th, tw, al); };
   for (int tw : widths) {
     if (!fits(tc0, kg0, th0, tw)) continue;
     const int tc = opt.tile_c ? opt.tile_c : largest_fitting(1, c_hi, [&](int v) { return fits(v, kg0, th0, tw); });
     const int kg = opt.tile_kg ? opt.tile_kg : largest_fitting(1, kg_hi, [&](int v) { return fits(tc, v, th0, tw); });
     const int th = opt.tile_h ? opt.tile_h : largest_fitting(1, h_hi, [&](int v) { return fits(tc, kg, v, tw); });
-    return make_plan(l, hw, tc, kg, th, tw, opt.order);
+    return make_plan(l, hw, tc, kg, th, tw, opt.order, al);
   }
 
   // The forced sizes do not fit. At the widest column tile where some forced option could be
   // reduced to fit, blame the first such option and say how large it may be.
   const std::string values = option_value_text(opt);
   const auto reject = [&](const char* key, int value, int tw, const std::string& best) {
-    const std::optional<Shortfall> why = plan_shortfall(l, cfg, hw, tc0, kg0, th0, tw);
+    const std::optional<Shortfall> why = plan_shortfall(l, cfg, hw, tc0, kg0, th0, tw, al);
     const std::string tile = fmt::format("the tile of {}", counted(tw, "output column"));
     throw InputError(kOptionsSource, key,
                      fmt::format("= {}: with {}, {} {} ({}){}", value, values, tile,

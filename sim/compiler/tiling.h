@@ -15,14 +15,26 @@ namespace flycol {
 // The ifmap window of a tile of `th` output rows and `tw` output columns with `tc` channels, as
 // stored in an ifmap buffer, and the feeder's over-read beyond it.
 struct TileWindow {
-  int ht = 0, wt = 0;           // input rows and columns, padding included
-  int ncx = 0;                  // contexts per output row: ceil(tw / ROWS)
+  int ht = 0, wt = 0;           // input rows and columns, padding included (wt: the row pitch)
+  int span = 0;                 // columns the outputs need; wt > span when rows are aligned
+  int ncx = 0;                  // contexts per output row: ceil(tw / ROWS) (flat: of the tile)
+  int ncy = 0;                  // rows of contexts: th (flat: 1)
+  std::int64_t step_cy = 0;     // elements between the rows of contexts
   std::int64_t elems = 0;       // tc * ht * wt
   std::int64_t last_read = 0;   // element index of the last element the feeder reads
   std::int64_t tail = 0;        // zeros after the tile: to the end of the last word read
   std::int64_t words = 0;       // SRAM words written: ceil((elems + tail) / B)
 };
-TileWindow tile_window(const Layer& l, const hw::HwParams& hw, int tc, int th, int tw);
+// Layouts (TileLayout):
+// * align: the row pitch wt is rounded up to a multiple of the ifmap bus width B; the extra
+//   columns are zeros the DMA inserts (no DRAM traffic), and every RUN step (sy*wt, ht*wt, dy*wt)
+//   becomes a multiple of B, so every interest-region row starts at word offset 0.
+// * skip_rows (ky = 1): the buffer holds only the input row each output row reads (ht = th,
+//   step_cy = wt); the LOAD takes every sy-th DRAM row. Less traffic when sy > 1.
+// * flat (kx = ky = 1, whole output rows, one buffer row per output row): the pitch is sx*tw, so
+//   output q of the tile (row-major) reads buffer position sx*q, and the RUN is one row of
+//   ceil(th*tw / ROWS) contexts: every lane works even when tw < ROWS.
+TileWindow tile_window(const Layer& l, const hw::HwParams& hw, int tc, int th, int tw, TileLayout lay = {});
 
 // RUN constants that depend only on the layer and the array.
 std::uint32_t region_width(const Layer& l, const hw::HwParams& hw);  // (ROWS-1)*sx + (kx-1)*dx + 1
@@ -39,10 +51,16 @@ struct Shortfall {
 // Checks every tile of the plan (full and edge tiles) against the buffer depths and the command
 // field widths. Empty if it fits.
 std::optional<Shortfall> plan_shortfall(const Layer& l, const Config& cfg, const hw::HwParams& hw, int tc, int n_kg,
-                                        int th, int tw);
+                                        int th, int tw, TileLayout lay = {});
 
 // The plan for given full-tile sizes: tile counts and the SRAM words of the largest tile.
-TilePlan make_plan(const Layer& l, const hw::HwParams& hw, int tc, int n_kg, int th, int tw, const std::string& order);
+TilePlan make_plan(const Layer& l, const hw::HwParams& hw, int tc, int n_kg, int th, int tw, const std::string& order,
+                   TileLayout lay = {});
+
+// Why `lay` cannot be used for the layer (empty if it can): skip_rows needs ky = 1 and sy > 1;
+// flat needs a 1x1 kernel, rows of contexts one buffer row apart (sy = 1 or skip_rows), and no
+// align (flat sets the pitch). With flat, Tw must be Wo.
+std::string layout_problem(const Layer& l, TileLayout lay);
 
 // The heuristic of section 12 (whole rows, then the largest Tc, then n_kg, then Th; narrower
 // column tiles only when nothing else fits), honouring forced options. Checks the layer against

@@ -7,9 +7,9 @@ const std::vector<ModelInfo>& models() {
   static const std::vector<ModelInfo> list = {
       {"golden", "direct convolution in the PE's arithmetic, with a float64 error reference", true},
       {"sc", "cycle-accurate SystemC model of the accelerator", true},
-      {"rtl", "SystemVerilog RTL co-simulated with Verilator", false},
-      {"both", "SystemC and RTL in lockstep, outputs and cycles compared", false},
-      {"analytic", "fast transaction-level model for whole networks", false},
+      {"rtl", "SystemVerilog RTL co-simulated with Verilator", true},
+      {"both", "SystemC and RTL in lockstep, outputs and cycles compared", true},
+      {"analytic", "fast transaction-level model for whole networks", true},
   };
   return list;
 }

@@ -12,6 +12,9 @@
 #include "sim/dram/dram_model.h"
 #include "sim/golden/conv.h"
 #include "sim/runner/models.h"
+#include "sim/runner/run_analytic.h"
+#include "sim/runner/run_common.h"
+#include "sim/runner/run_cosim.h"
 #include "sim/scsim/layer_sim.h"
 #include "sim/workload/workload.h"
 
@@ -39,6 +42,35 @@ Json config_json(const Config& c) {
   j["peak_gflops"] = c.peak_gflops();
   j["dram_gbps"] = c.dram.bandwidth_gbps();
   return j;
+}
+
+// Output comparison of a model against the golden convolution.
+Mismatches compare_outputs(const std::vector<AccBits>& got, const std::vector<AccBits>& want) {
+  Mismatches m;
+  for (std::size_t i = 0; i < want.size(); ++i)
+    if (got[i] != want[i]) {
+      if (m.first < 0) m.first = std::int64_t(i);
+      ++m.count;
+    }
+  return m;
+}
+
+std::string index_name(const Layer& L, std::int64_t i) {
+  const int wo = L.wo(), ho = L.ho();
+  const std::int64_t x = i % wo, y = (i / wo) % ho, k = (i / (std::int64_t(wo) * ho)) % L.k,
+                     n = i / (std::int64_t(wo) * ho * L.k);
+  return fmt::format("n={},k={},y={},x={}", n, k, y, x);
+}
+
+DramTiming timing_for(const RunRequest& req) {
+  DramTiming t = DramTiming::from(req.config);
+  if (req.dram_seed) {
+    // A reproducible random profile: latency jitter and back-pressure on the request channel.
+    t.random_seed = req.dram_seed;
+    t.not_ready_prob = 0.2;
+    t.extra_latency_max = 64;
+  }
+  return t;
 }
 
 namespace {
@@ -113,40 +145,6 @@ RunOutcome run_golden(const RunRequest& req) {
       err.non_finite ? fmt::format(", {} non-finite outputs", err.non_finite) : std::string(),
       seconds, seconds > 0 ? double(L.macs()) / seconds / 1e6 : 0.0);
   return r;
-}
-
-// Output comparison of a model against the golden convolution.
-struct Mismatches {
-  std::int64_t count = 0;
-  std::int64_t first = -1;
-};
-
-Mismatches compare_outputs(const std::vector<AccBits>& got, const std::vector<AccBits>& want) {
-  Mismatches m;
-  for (std::size_t i = 0; i < want.size(); ++i)
-    if (got[i] != want[i]) {
-      if (m.first < 0) m.first = std::int64_t(i);
-      ++m.count;
-    }
-  return m;
-}
-
-std::string index_name(const Layer& L, std::int64_t i) {
-  const int wo = L.wo(), ho = L.ho();
-  const std::int64_t x = i % wo, y = (i / wo) % ho, k = (i / (std::int64_t(wo) * ho)) % L.k,
-                     n = i / (std::int64_t(wo) * ho * L.k);
-  return fmt::format("n={},k={},y={},x={}", n, k, y, x);
-}
-
-DramTiming timing_for(const RunRequest& req) {
-  DramTiming t = DramTiming::from(req.config);
-  if (req.dram_seed) {
-    // A reproducible random profile: latency jitter and back-pressure on the request channel.
-    t.random_seed = req.dram_seed;
-    t.not_ready_prob = 0.2;
-    t.extra_latency_max = 64;
-  }
-  return t;
 }
 
 RunOutcome run_sc(const RunRequest& req) {
@@ -269,6 +267,8 @@ RunOutcome run_layer(const RunRequest& req) {
   if (!m->available)
     throw InputError("--model", "", fmt::format("model '{}' ({}) is not built yet in this version", m->name, m->description));
   if (m->name == "sc") return run_sc(req);
+  if (m->name == "analytic") return run_analytic(req);
+  if (m->name == "rtl" || m->name == "both") return run_cosim(req);
   return run_golden(req);
 }
 

@@ -102,6 +102,7 @@ inline Program compile_forced(const Layer& l, const Config& cfg, const std::stri
   const int groups = (l.k + hw.cols - 1) / hw.cols;
   CompileOptions o;
   o.order = order;
+  o.align_rows = uniform(rng, 0, 2) == 0;
   o.tile_c = l.c > 1 ? uniform(rng, 1, std::min(l.c - 1, 12)) : 1;
   o.tile_kg = uniform(rng, 1, groups);
   o.tile_h = uniform(rng, 1, std::min(l.ho(), 4));

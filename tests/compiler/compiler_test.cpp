@@ -1,8 +1,11 @@
 // End-to-end checks of the layer compiler: hundreds of random layers compiled (with chosen and
-// with forced small tiles, in both loop orders), hazard-checked and interpreted, and the outputs
+// with forced small tiles, in every loop order, some with aligned rows), hazard-checked and
+// interpreted, their traffic checked against the search's closed form, and the outputs
 // compared bit for bit with golden::conv in FP16 (with and without zero gating), int8 and int16.
 #include <catch2/catch.hpp>
 
+#include "sim/compiler/search.h"
+#include "sim/compiler/tiling.h"
 #include "tests/compiler/compiler_support.h"
 
 using namespace flycol;
@@ -13,8 +16,12 @@ namespace {
 // How many layers of a batch exercised each interesting path.
 struct Coverage {
   int layers = 0, preload = 0, column_edge = 0, partial_context = 0, partial_group = 0, spill = 0, column_tiles = 0;
+  int k_outer = 0, aligned = 0;
   void add(const Program& p) {
     ++layers;
+    k_outer += p.plan.order == "k_outer";
+    const TileWindow w = tile_window(p.layer, p.hw, p.plan.tc, p.plan.th, p.plan.tw, {true, false, false});
+    aligned += p.plan.aligned && w.wt != w.span;  // the pitch really grew
     const TilePlan& t = p.plan;
     preload += t.tiles_c > 1;
     column_tiles += t.tiles_w > 1;
@@ -24,9 +31,11 @@ struct Coverage {
     spill += t.order == "spill" && t.tiles_c > 1;
   }
   std::string text() const {
-    return fmt::format("{} layers: {} with channel slices (preload), {} spilled, {} with column tiles ({} with an edge "
-                       "tile), {} with a partial context, {} with a partial output-channel group",
-                       layers, preload, spill, column_tiles, column_edge, partial_context, partial_group);
+    return fmt::format("{} layers: {} with channel slices (preload), {} spilled, {} k_outer, {} with aligned rows, {} "
+                       "with column tiles ({} with an edge tile), {} with a partial context, {} with a partial "
+                       "output-channel group",
+                       layers, preload, spill, k_outer, aligned, column_tiles, column_edge, partial_context,
+                       partial_group);
   }
 };
 
@@ -40,8 +49,16 @@ void check_traffic(const Program& p) {
     CHECK(t.ofmap == p.dram.ofmap_bytes);
     CHECK(t.psums_in == 0);
     if (p.plan.tiles_c * p.plan.tiles_k <= p.hw.weight_buffers) CHECK(t.weights == p.dram.weights_bytes);
+    // k_outer keeps a k tile's weight slices resident while every output tile uses them.
+    if (p.plan.order == "k_outer" && p.plan.tiles_c <= p.hw.weight_buffers) CHECK(t.weights == p.dram.weights_bytes);
   }
   CHECK(t.ifmap > 0);
+  // The search scores tilings with this closed form instead of emitting them.
+  const DramTraffic closed = plan_traffic(p.layer, p.hw, p.plan);
+  CHECK(closed.ifmap == t.ifmap);
+  CHECK(closed.weights == t.weights);
+  CHECK(closed.psums_in == t.psums_in);
+  CHECK(closed.ofmap == t.ofmap);
 }
 
 // One batch: `count` random layers on `cfg`, each compiled as `mode` says and checked end to end.
@@ -53,10 +70,11 @@ Coverage run_batch(const Config& cfg, int count, std::uint64_t seed, Mode mode, 
   Coverage cov;
   for (int i = 0; i < count; ++i) {
     const Layer l = random_layer(rng, hw, budget, i);
-    const std::string order = (i % 2) ? "spill" : "output_stationary";
+    const std::string order = loop_order_names()[std::size_t(i) % loop_order_names().size()];
     const bool forced = mode == Mode::forced || (mode == Mode::mixed && i % 4 >= 2);
     CompileOptions chosen;
     chosen.order = order;
+    chosen.align_rows = i % 5 == 1;
     const Program p = forced ? compile_forced(l, cfg, order, rng) : compile_layer(l, cfg, chosen);
     INFO(cfg.name << " layer " << l.spec() << " plan: " << p.plan.describe());
     const EndToEnd r = run_end_to_end(p, seed * 1000 + std::uint64_t(i), i % 3 == 0 ? zero_fraction : 0.0);
@@ -71,15 +89,17 @@ Coverage run_batch(const Config& cfg, int count, std::uint64_t seed, Mode mode, 
 
 }  // namespace
 
-TEST_CASE("random layers, small fp16 array, compiler-chosen tiles, both orders", "[compiler][golden]") {
+TEST_CASE("random layers, small fp16 array, compiler-chosen tiles, every order", "[compiler][golden]") {
   const Coverage c = run_batch(small_config(), 80, 11, Mode::chosen, 0.3, 400000);
   CHECK(c.preload > 0);
   CHECK(c.spill > 0);
+  CHECK(c.k_outer > 0);
+  CHECK(c.aligned > 0);
   CHECK(c.partial_context > 0);
   CHECK(c.partial_group > 0);
 }
 
-TEST_CASE("random layers, small fp16 array, forced small tiles, both orders", "[compiler][golden]") {
+TEST_CASE("random layers, small fp16 array, forced small tiles, every order", "[compiler][golden]") {
   const Coverage c = run_batch(small_config(), 100, 12, Mode::forced, 0.3, 400000);
   CHECK(c.preload * 10 >= c.layers * 8);  // every layer with C >= 2 slices its channels
   CHECK(c.spill > 0);

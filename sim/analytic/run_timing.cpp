@@ -1,0 +1,157 @@
+// RUN timing: a per-row feeder model (exact lane selection per word offset, memoized) feeding a
+// per-group max-plus recursion for the lane FIFOs and the issue stage. See README.md, "RUN".
+#include "sim/analytic/run_timing.h"
+
+#include <algorithm>
+
+namespace flycol::analytic {
+
+RunTimer::RunTimer(const hw::HwParams& p) : p_(p) {}
+
+const RunTiming& RunTimer::timing(const hw::RunDesc& r) {
+  const Key k{r.preload, r.n_kg,    r.n_cy,    r.n_cx,   r.n_c,       r.n_ky,  r.n_kx,  r.step_cx,
+              r.step_cy, r.step_c,  r.step_ky, r.region, r.lane_stride, r.pattern};
+  auto it = cache_.find(k);
+  if (it == cache_.end()) it = cache_.emplace(k, compute(r)).first;
+  return it->second;
+}
+
+std::vector<RunTimer::RowShape> RunTimer::row_shapes(const hw::RunDesc& r) const {
+  const int B = p_.bus_elems, M = p_.m, R = p_.rows;
+  const int kx = int(r.n_kx);
+  std::vector<int> px;  // pattern bit positions, ascending: kernel columns in order
+  for (int i = 0; i < 64; ++i)
+    if ((r.pattern >> i) & 1u) px.push_back(i);
+
+  std::vector<RowShape> shapes(std::size_t(B * M));
+  std::vector<int> fill(static_cast<std::size_t>(R), 0);
+  for (int go = 0; go < B; ++go) {
+    const int words = (go + int(r.region) - 1) / B + 1;
+    for (int f0 = 0; f0 < M; ++f0) {
+      RowShape& s = shapes[std::size_t(go * M + f0)];
+      s.reads = words;
+      s.push_at.assign(std::size_t(kx), -1);
+      s.push_first.assign(std::size_t(kx), -1);
+      std::fill(fill.begin(), fill.end(), f0);
+      int t = 0;  // SEL cycle of the current word, relative to the row
+      for (int j = 0; j < words; ++j) {
+        int word_cycles = 1;
+        for (int l = 0; l < R; ++l) {
+          const int base = go + l * int(r.lane_stride) - j * B;
+          // Elements of this lane in word j: kernel columns x with 0 <= base + px[x] < B.
+          int x = 0;
+          while (x < kx && base + px[std::size_t(x)] < 0) ++x;
+          int end = x;
+          while (end < kx && base + px[std::size_t(end)] < B) ++end;
+          int& f = fill[std::size_t(l)];
+          int c = 0;
+          while (x < end) {
+            const int k = std::min(end - x, M - f);
+            x += k;
+            f += k;
+            if (f == M) {
+              int& at = s.push_at[std::size_t(x - 1)];
+              at = std::max(at, t + c);
+              int& first = s.push_first[std::size_t(x - 1)];
+              first = first < 0 ? t + c : std::min(first, t + c);
+              f = 0;
+            }
+            if (x < end) ++c;
+          }
+          word_cycles = std::max(word_cycles, c + 1);
+        }
+        t += word_cycles;
+      }
+      s.cycles = t;
+    }
+  }
+  return shapes;
+}
+
+RunTiming RunTimer::compute(const hw::RunDesc& r) const {
+  RunTiming out;
+  const int B = p_.bus_elems, M = p_.m, FD = p_.lane_fifo_depth;
+  const std::int64_t window_gap = 2 * std::int64_t(p_.cols);
+  const std::uint64_t L = r.steps_per_context();
+  const std::uint64_t n_ctx = r.contexts();
+  const std::uint64_t E = L * n_ctx;  // elements per lane = MAC steps
+
+  // Issue stage: FILL in the RUN's first cycle (s + 1), later when it waits for the first
+  // COLS preload words (read one per cycle from s + 1, visible two cycles after the read).
+  const std::int64_t fill_tok = 1 + (r.preload ? std::int64_t(p_.cols) + 1 : 0);
+  const std::int64_t swap0 = fill_tok + window_gap;
+
+  const std::vector<RowShape> shapes = row_shapes(r);
+  std::vector<std::int64_t> pops(std::size_t(FD), 0);  // pop cycle of group G, ring by G % FD
+
+  std::int64_t last_issue = swap0;  // no step before swap0 + 1
+  std::int64_t window = swap0;      // the last window token
+  std::uint64_t e = 0;              // next element (step) to issue
+  std::uint64_t g = 0;              // next group to complete
+  std::uint64_t feeder_stall = 0, context_stall = 0;
+  std::int64_t feed = 1;            // cycle of the next row's first read
+
+  // Issues every element of group `g` (elements e .. e_end-1), available from cycle `avail`.
+  const auto issue_group = [&](std::uint64_t e_end, std::int64_t avail) {
+    for (; e < e_end; ++e) {
+      std::int64_t t = std::max(last_issue + 1, avail);
+      feeder_stall += std::uint64_t(t - (last_issue + 1));
+      if ((e + 1) % L == 0) {  // the context's last step is a window token
+        const std::int64_t w = std::max(t, window + window_gap);
+        context_stall += std::uint64_t(w - t);
+        t = w;
+        window = t;
+      }
+      last_issue = t;
+    }
+    pops[std::size_t(g % std::uint64_t(FD))] = last_issue;
+    ++g;
+  };
+
+  std::uint64_t row_elems = 0;  // elements per lane before the current row
+  const std::uint64_t kx = r.n_kx;
+  for (std::uint32_t kg = 0; kg < r.n_kg; ++kg)
+    for (std::uint32_t cy = 0; cy < r.n_cy; ++cy)
+      for (std::uint32_t cx = 0; cx < r.n_cx; ++cx)
+        for (std::uint32_t c = 0; c < r.n_c; ++c)
+          for (std::uint32_t ky = 0; ky < r.n_ky; ++ky) {
+            const std::uint64_t start = std::uint64_t(cx) * r.step_cx + std::uint64_t(cy) * r.step_cy +
+                                        std::uint64_t(c) * r.step_c + std::uint64_t(ky) * r.step_ky;
+            const int go = int(start & std::uint64_t(B - 1));
+            const int f0 = int(row_elems % std::uint64_t(M));
+            const RowShape& s = shapes[std::size_t(go * M + f0)];
+            out.ifmap_reads += std::uint64_t(s.reads);
+            const bool last_row = row_elems + kx == E;
+            for (std::uint64_t x = 0; x < kx; ++x) {
+              int at = s.push_at[x], first = s.push_first[x];
+              if (at < 0 && last_row && x + 1 == kx) at = first = s.cycles - 1;  // the flush of the last group
+              if (at < 0) continue;
+              // The SEL stage takes an element in cycle feed + offset + 1. The first lane to push
+              // the group into a full FIFO holds the word, and with it the whole feeder, until the
+              // group FD places earlier has been popped; the group is complete at the last lane.
+              if (g >= std::uint64_t(FD)) {
+                const std::int64_t room = pops[std::size_t(g % std::uint64_t(FD))] + 1;
+                const std::int64_t push_first = feed + first + 1;
+                if (push_first < room) feed += room - push_first;
+              }
+              issue_group(std::min(E, (g + 1) * std::uint64_t(M)), feed + at + 2);
+            }
+            feed += s.cycles;
+            row_elems += kx;
+          }
+
+  out.mac = E;
+  out.feeder_stall = feeder_stall;
+  out.context_stall = context_stall;
+  // Results of the last window leave the array's east edge 2*COLS cycles after the token, plus
+  // ROWS-1 de-skew, and are written one cycle later: done at the last token + ROWS + 2*COLS.
+  const std::int64_t done = window + std::int64_t(p_.rows) + window_gap;
+  out.cycles = std::uint64_t(done);
+  out.pipeline = std::uint64_t(swap0) + std::uint64_t(done - window);
+  out.weight_reads = E;
+  out.psum_writes = n_ctx * std::uint64_t(p_.cols);
+  out.psum_reads = r.preload ? out.psum_writes : 0;
+  return out;
+}
+
+}  // namespace flycol::analytic

@@ -1,0 +1,56 @@
+// Timing of one RUN command in the analytic model (docs/microarchitecture.md sections 8-10,
+// sim/analytic/README.md): the feeder's reads and lane holds per interest-region row, the lane
+// FIFOs between feeder and array, the window rules of the issue stage and the pipeline fill and
+// drain. A RUN's timing depends only on its descriptor, so results are cached per descriptor.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <tuple>
+#include <vector>
+
+#include "hw/common/command.h"
+#include "hw/common/hw_params.h"
+
+namespace flycol::analytic {
+
+// What a RUN costs, counted like the SystemC model's cycle classes (spec section 10).
+struct RunTiming {
+  std::uint64_t cycles = 0;  // from the start cycle s to the completing cycle (done at s + cycles)
+  std::uint64_t mac = 0, feeder_stall = 0, weight_stall = 0, context_stall = 0, pipeline = 0;
+  std::uint64_t ifmap_reads = 0;   // feeder SRAM reads
+  std::uint64_t weight_reads = 0;  // weight fetcher SRAM reads
+  std::uint64_t psum_reads = 0, psum_writes = 0;  // preload reads, result writes
+};
+
+class RunTimer {
+public:
+  explicit RunTimer(const hw::HwParams& p);
+
+  // The timing of `r` (buffer indices are ignored); computed once per distinct descriptor.
+  const RunTiming& timing(const hw::RunDesc& r);
+
+  std::size_t distinct_runs() const { return cache_.size(); }
+
+private:
+  // Feeder behaviour of one interest-region row, by its global word offset and the lanes' fill
+  // level at the row start: SEL cycles, and for each kernel column whose element completes a
+  // lane group, the SEL cycle (0-based in the row) in which the last lane takes it, and the one in
+  // which the first lane does (-1 for columns that complete no group).
+  struct RowShape {
+    int cycles = 0;
+    int reads = 0;
+    std::vector<int> push_at;     // size n_kx: the last lane's push (the group is complete)
+    std::vector<int> push_first;  // the first lane's push (a full FIFO stops the feeder here)
+  };
+  std::vector<RowShape> row_shapes(const hw::RunDesc& r) const;  // index go * M + fill
+  RunTiming compute(const hw::RunDesc& r) const;
+
+  hw::HwParams p_;
+  using Key = std::tuple<bool, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t,
+                         std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t,
+                         std::uint32_t, std::uint64_t>;
+  std::map<Key, RunTiming> cache_;
+};
+
+}  // namespace flycol::analytic

@@ -1,0 +1,59 @@
+// Whole networks as layer lists (configs/networks/*.yaml): the convolutions and fully connected
+// layers the array runs, the other layers (pooling, additions, ...) listed but run on the host,
+// and the paper's Table II/III figures for the network. Files are read through the YAML guard
+// (sim/config/yaml_guard.h) and every problem is an InputError naming the file and the key.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/config/layer.h"
+
+namespace flycol {
+
+struct NetworkLayer {
+  std::string name;
+  std::string op = "conv";  // conv, fc (a 1x1 convolution over a 1 x 1 map), or a host op
+  bool on_array = true;     // false: listed, but not executed on the array (host_ops())
+  Layer layer;              // what the array runs (on_array only)
+  int c = 0, h = 0, w = 0;  // the input tensor (C x H x W) the layer sees
+  std::string detail;       // host ops: their window, e.g. "3x3 s2 p1"
+};
+
+// One figure of the paper for explicit lowering and for the data feeder.
+struct PaperPair {
+  bool given = false;
+  double expl = 0, feeder = 0;
+};
+
+// Fornt et al., Table II (DRAM traffic and bandwidth) and Table III (time at 6.4 GB/s).
+struct PaperFigures {
+  PaperPair total_mb, avg_gbps, max_gbps, time_ms, gflops, dram_stall_pct;
+};
+
+struct Network {
+  std::string name, title, source;
+  int in_c = 0, in_h = 0, in_w = 0;
+  std::vector<NetworkLayer> layers;
+  PaperFigures paper;
+
+  std::int64_t macs() const;         // of the array layers
+  int array_layers() const;
+};
+
+// Operations a network file may list that the array does not run.
+const std::vector<std::string>& host_ops();
+
+// configs_dir()/networks.
+std::string networks_dir();
+// Names of the network files there (without .yaml), sorted.
+std::vector<std::string> network_names();
+
+// Parses a network file's text; `source` names it in messages.
+Network parse_network(const std::string& yaml_text, const std::string& source);
+// `what` is a path (an existing file, or ending in .yaml) or the name of a file in networks_dir().
+// An unknown name is InputError("--network", ...) listing the known names.
+Network load_network(const std::string& what);
+
+}  // namespace flycol

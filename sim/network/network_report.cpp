@@ -1,0 +1,485 @@
+// Network report formats. Every figure is derived here from the run's counters in one way, so the
+// text, CSV, JSON and Markdown outputs agree.
+#include "sim/network/network_report.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "sim/common/input_error.h"
+#include "sim/config/yaml_guard.h"
+#include "sim/network/traffic.h"
+#include "sim/report/svg_chart.h"
+
+namespace flycol::net {
+namespace {
+
+constexpr double kMB = 1e-6;
+
+// The figures of one layer (or a total) as reports show them.
+struct Figures {
+  double mmac = 0, util = 0;
+  double mb[5] = {0, 0, 0, 0, 0};  // ifmap, weights, psums in, ofmap, total
+  double compulsory_mb = 0, time_us = 0, gflops = 0, avg_gbps = 0, peak_gbps = 0, stall = 0;
+  double demand_avg_gbps = 0, demand_peak_gbps = 0;
+  double energy_uj = 0, dram_uj = 0;
+};
+
+Figures figures(const NetworkRun& r, std::uint64_t macs, const analytic::Stats& s, std::uint64_t compulsory,
+                double peak, std::uint64_t free_cycles, double demand_peak, const energy::Estimate& e) {
+  Figures f;
+  f.mmac = double(macs) * 1e-6;
+  f.util = s.cycles ? 100.0 * double(macs) / (double(s.cycles) * r.config.pes()) : 0.0;
+  const std::uint64_t b[5] = {s.dram.ifmap, s.dram.weights, s.dram.psums_in, s.dram.ofmap, s.dram.total()};
+  for (int i = 0; i < 5; ++i) f.mb[i] = double(b[i]) * kMB;
+  f.compulsory_mb = double(compulsory) * kMB;
+  f.time_us = seconds(r, s.cycles) * 1e6;
+  f.gflops = gflops(r, macs, s.cycles);
+  f.avg_gbps = avg_gbps(r, s.dram.total(), s.cycles);
+  // The paper's kind of bandwidth: what the accelerator asks of the DRAM, i.e. its bytes over the
+  // time it takes when the DRAM never makes it wait (the same programs with an unlimited DRAM).
+  f.demand_avg_gbps = avg_gbps(r, s.dram.total(), free_cycles);
+  f.peak_gbps = peak;
+  f.demand_peak_gbps = demand_peak;
+  f.stall = stall_pct(s.dram_stall, s.tail, s.cycles);
+  f.energy_uj = e.total_j() * 1e6;
+  f.dram_uj = e.dram_j * 1e6;
+  return f;
+}
+
+analytic::Stats total_stats(const Totals& t) {
+  analytic::Stats s;
+  s.cycles = t.cycles;
+  s.dram_stall = t.dram_stall;
+  s.tail = t.tail;
+  s.dram = t.dram;
+  return s;
+}
+
+Figures layer_figures(const NetworkRun& r, const LayerRun& l) {
+  return figures(r, std::uint64_t(l.layer.macs()), l.stats, l.compulsory_bytes, l.peak_gbps, l.free_cycles,
+                 l.demand_gbps, l.energy);
+}
+Figures total_figures(const NetworkRun& r, const LoweringRun& lr) {
+  return figures(r, lr.total.macs, total_stats(lr.total), lr.total.compulsory_bytes, lr.total.peak_gbps,
+                 lr.total.free_cycles, lr.total.demand_peak_gbps, lr.total.energy);
+}
+
+std::string plan_text(const LayerRun& l) {
+  const TilePlan& p = l.plan;
+  std::string s = fmt::format("Tc={}:{} n_kg={}:{} Th={}:{} Tw={}:{} {}", p.tc, p.tiles_c, p.n_kg, p.tiles_k, p.th,
+                              p.tiles_h, p.tw, p.tiles_w, p.order);
+  if (p.aligned) s += " aligned";
+  if (p.skip_rows) s += " skip-rows";
+  if (p.flat) s += " flat";
+  if (!(l.view == l.layer)) s += fmt::format(" on C={} x {}x{}", l.view.c, l.view.h, l.view.w);
+  return s;
+}
+
+double cycle_error_pct(std::uint64_t model, std::uint64_t reference) {
+  return reference ? 100.0 * (double(model) - double(reference)) / double(reference) : 0.0;
+}
+
+// The GFLOP the paper's Table III implies: time x GFLOP/s, for both of its columns.
+std::string implied_gflop(const Network& n) {
+  const PaperFigures& p = n.paper;
+  if (!p.time_ms.given || !p.gflops.given) return "not given";
+  const double e = p.time_ms.expl * 1e-3 * p.gflops.expl, f = p.time_ms.feeder * 1e-3 * p.gflops.feeder;
+  return fmt::format("{:.2f} (explicit) and {:.2f} (feeder)", e, f);
+}
+
+std::string table(const NetworkRun& r, const LoweringRun& lr, const char* title) {
+  std::string s = fmt::format("\n{}\n", title);
+  s += fmt::format("{:<20} {:>8} {:>10} {:>6} {:>7} {:>7} {:>6} {:>7} {:>8} {:>6} {:>6} {:>6} {:>9} {:>7} {:>9} {:>9}  {}\n",
+                   "layer", "MMAC", "cycles", "util%", "ifmapMB", "wghtMB", "psumMB", "ofmapMB", "totalMB",
+                   "avgGB/s", "peak", "stall%", "time_us", "GFLOP/s", "energy_uJ", "DRAM_uJ", "tiling (size:count)");
+  const auto row = [&](const std::string& name, const Figures& f, std::uint64_t cycles, const std::string& tail) {
+    s += fmt::format("{:<20} {:>8.1f} {:>10} {:>6.1f} {:>7.2f} {:>7.2f} {:>6.2f} {:>7.2f} {:>8.2f} {:>6.2f} {:>6.2f} "
+                     "{:>6.1f} {:>9.1f} {:>7.1f} {:>9.1f} {:>9.1f}  {}\n",
+                     name.size() > 20 ? name.substr(0, 20) : name, f.mmac, cycles, f.util, f.mb[0], f.mb[1], f.mb[2],
+                     f.mb[3], f.mb[4], f.avg_gbps, f.peak_gbps, f.stall, f.time_us, f.gflops, f.energy_uj, f.dram_uj,
+                     tail);
+  };
+  for (const LayerRun& l : lr.layers) {
+    std::string tail = plan_text(l);
+    if (r.model == "sc")
+      tail += fmt::format("  [analytic {:+.2f} %]", cycle_error_pct(l.analytic.cycles, l.stats.cycles));
+    if (l.checked) tail += l.exact ? "  [bit-exact]" : "  [OUTPUTS DIFFER]";
+    row(l.name, layer_figures(r, l), l.stats.cycles, tail);
+  }
+  row("total", total_figures(r, lr), lr.total.cycles, "");
+  return s;
+}
+
+Json figures_json(const Figures& f) {
+  Json j = Json::object();
+  j["mmac"] = f.mmac;
+  j["utilization_pct"] = f.util;
+  j["ifmap_mb"] = f.mb[0];
+  j["weights_mb"] = f.mb[1];
+  j["psums_mb"] = f.mb[2];
+  j["ofmap_mb"] = f.mb[3];
+  j["dram_mb"] = f.mb[4];
+  j["compulsory_mb"] = f.compulsory_mb;
+  j["avg_gbps"] = f.avg_gbps;
+  j["max_gbps"] = f.peak_gbps;
+  j["avg_demand_gbps"] = f.demand_avg_gbps;
+  j["max_demand_gbps"] = f.demand_peak_gbps;
+  j["stall_pct"] = f.stall;
+  j["time_us"] = f.time_us;
+  j["gflops"] = f.gflops;
+  j["energy_uj"] = f.energy_uj;
+  j["dram_energy_uj"] = f.dram_uj;
+  return j;
+}
+
+Json stats_json(const analytic::Stats& s) {
+  Json j = Json::object();
+  j["cycles"] = s.cycles;
+  j["mac_cycles"] = s.mac_cycles;
+  j["feeder_stall"] = s.feeder_stall;
+  j["weight_stall"] = s.weight_stall;
+  j["context_stall"] = s.context_stall;
+  j["pipeline"] = s.pipeline;
+  j["dram_stall"] = s.dram_stall;
+  j["tail"] = s.tail;
+  Json& b = j["dram_bytes"];
+  b["ifmap"] = s.dram.ifmap;
+  b["weights"] = s.dram.weights;
+  b["psums_in"] = s.dram.psums_in;
+  b["ofmap"] = s.dram.ofmap;
+  b["total"] = s.dram.total();
+  const char* names[3] = {"ifmap", "weights", "psums"};
+  for (int i = 0; i < 3; ++i) {
+    j["sram"][names[i]]["reads"] = s.sram_reads[i];
+    j["sram"][names[i]]["writes"] = s.sram_writes[i];
+  }
+  return j;
+}
+
+Json plan_json(const LayerRun& l) {
+  Json j = Json::object();
+  const TilePlan& p = l.plan;
+  j["order"] = p.order;
+  j["tile_c"] = p.tc, j["tiles_c"] = p.tiles_c;
+  j["tile_kg"] = p.n_kg, j["tiles_k"] = p.tiles_k;
+  j["tile_h"] = p.th, j["tiles_h"] = p.tiles_h;
+  j["tile_w"] = p.tw, j["tiles_w"] = p.tiles_w;
+  j["aligned_rows"] = p.aligned;
+  j["skip_rows"] = p.skip_rows;
+  j["flat_contexts"] = p.flat;
+  j["runs_as"] = l.view.spec();
+  j["commands"] = std::uint64_t(l.commands);
+  return j;
+}
+
+std::string md_num(double v, int decimals) { return fmt::format("{:.{}f}", v, decimals); }
+
+}  // namespace
+
+std::string text_report(const NetworkRun& r) {
+  std::string s = fmt::format("flycol net: {} ({}), config {} ({}), {} model, DRAM {:.2f} GB/s, tiling {}\n",
+                              r.net.name, r.net.title, r.config.name, r.config.source, r.model, r.bandwidth_gbps,
+                              r.tiling);
+  s += fmt::format("{} array layers ({} more run on the host), {:.3f} G MAC = {:.2f} GFLOP; the paper's Table III "
+                   "implies {} GFLOP\n",
+                   r.net.array_layers(), r.net.layers.size() - std::size_t(r.net.array_layers()),
+                   double(r.net.macs()) * 1e-9, 2e-9 * double(r.net.macs()), implied_gflop(r.net));
+  s += fmt::format("peak bandwidth: the busiest {:g} us window; stall: cycles without a RUN while waiting for DRAM; "
+                   "energy: sim/energy/energy.h\n",
+                   r.window_us);
+  s += table(r, r.feeder, "data feeder (on-the-fly im2col)");
+  s += table(r, r.expl, "explicit im2col (the host writes the lowered matrix [C*ky*kx] x [Ho*Wo] to DRAM)");
+
+  const Figures f = total_figures(r, r.feeder), e = total_figures(r, r.expl);
+  s += fmt::format("\n{:<36} {:>12} {:>12}\n", "total", "feeder", "explicit");
+  const auto line = [&](const std::string& what, const std::string& a, const std::string& b) {
+    s += fmt::format("{:<36} {:>12} {:>12}\n", what, a, b);
+  };
+  const auto d = [](double v, int dec) { return fmt::format("{:.{}f}", v, dec); };
+  line("MACs (G)", d(double(r.feeder.total.macs) * 1e-9, 3), d(double(r.expl.total.macs) * 1e-9, 3));
+  line("cycles", std::to_string(r.feeder.total.cycles), std::to_string(r.expl.total.cycles));
+  line("utilization %", d(f.util, 1), d(e.util, 1));
+  line("DRAM MB: ifmap", d(f.mb[0], 1), d(e.mb[0], 1));
+  line("DRAM MB: weights", d(f.mb[1], 1), d(e.mb[1], 1));
+  line("DRAM MB: psums in", d(f.mb[2], 1), d(e.mb[2], 1));
+  line("DRAM MB: ofmap", d(f.mb[3], 1), d(e.mb[3], 1));
+  line("DRAM MB: total", d(f.mb[4], 1), d(e.mb[4], 1));
+  line("compulsory MB (each tensor once)", d(f.compulsory_mb, 1), d(e.compulsory_mb, 1));
+  line("DRAM / compulsory", d(f.mb[4] / f.compulsory_mb, 2), d(e.mb[4] / e.compulsory_mb, 2));
+  line("average GB/s", d(f.avg_gbps, 2), d(e.avg_gbps, 2));
+  line(fmt::format("peak GB/s ({:g} us window)", r.window_us), d(f.peak_gbps, 2), d(e.peak_gbps, 2));
+  line("demand GB/s: average (unlimited DRAM)", d(f.demand_avg_gbps, 2), d(e.demand_avg_gbps, 2));
+  line("demand GB/s: highest layer", d(f.demand_peak_gbps, 2), d(e.demand_peak_gbps, 2));
+  line("DRAM stall % of time", d(f.stall, 1), d(e.stall, 1));
+  line(fmt::format("time ms at {:g} MHz", r.clock_mhz), d(f.time_us * 1e-3, 2), d(e.time_us * 1e-3, 2));
+  line("average GFLOP/s", d(f.gflops, 1), d(e.gflops, 1));
+  line("energy mJ (core + SRAM + DRAM)", d(f.energy_uj * 1e-3, 2), d(e.energy_uj * 1e-3, 2));
+  line("  of which DRAM mJ", d(f.dram_uj * 1e-3, 2), d(e.dram_uj * 1e-3, 2));
+  if (r.model == "sc") {
+    const auto err = [&](const LoweringRun& lr) {
+      double worst = 0;
+      for (const LayerRun& l : lr.layers) worst = std::max(worst, std::fabs(cycle_error_pct(l.analytic.cycles, l.stats.cycles)));
+      return fmt::format("{:+.2f}%/{:.2f}%", cycle_error_pct(lr.total.analytic_cycles, lr.total.cycles), worst);
+    };
+    line("analytic vs SystemC: total/worst layer", err(r.feeder), err(r.expl));
+    line("SystemC wall time s", d(r.feeder.total.sc_wall_seconds, 1), d(r.expl.total.sc_wall_seconds, 1));
+    if (r.feeder.layers.front().checked)
+      line("layers differing from golden", std::to_string(r.feeder.total.mismatched_layers),
+           std::to_string(r.expl.total.mismatched_layers));
+  }
+  s += fmt::format("host time: {:.3f} s for the analytic model to run the chosen programs of both lowerings, {:.3f} s "
+                   "to choose them (tiling {})\n",
+                   r.analytic_wall_seconds, r.plan_wall_seconds, r.tiling);
+  return s;
+}
+
+std::string csv_report(const NetworkRun& r) {
+  std::string s =
+      "lowering,layer,spec,runs_as,macs,cycles,utilization_pct,ifmap_mb,weights_mb,psums_mb,ofmap_mb,dram_mb,"
+      "compulsory_mb,avg_gbps,max_gbps,stall_pct,time_us,gflops,energy_uj,dram_energy_uj,mac_cycles,feeder_stall,"
+      "context_stall,pipeline,dram_stall,tail,order,tile_c,tiles_c,tile_kg,tiles_k,tile_h,tiles_h,tile_w,tiles_w,"
+      "commands,analytic_cycles\n";
+  for (const LoweringRun* lr : {&r.feeder, &r.expl})
+    for (const LayerRun& l : lr->layers) {
+      const Figures f = layer_figures(r, l);
+      const TilePlan& p = l.plan;
+      s += fmt::format("{},{},\"{}\",\"{}\",{},{},{:.3f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.4f},{:.4f},{:.3f},"
+                       "{:.3f},{:.2f},{:.3f},{:.3f},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                       lr->lowering, l.name, l.layer.spec(), l.view.spec(), l.layer.macs(), l.stats.cycles, f.util,
+                       f.mb[0], f.mb[1], f.mb[2], f.mb[3], f.mb[4], f.compulsory_mb, f.avg_gbps, f.peak_gbps, f.stall,
+                       f.time_us, f.gflops, f.energy_uj, f.dram_uj, l.stats.mac_cycles, l.stats.feeder_stall,
+                       l.stats.context_stall, l.stats.pipeline, l.stats.dram_stall, l.stats.tail, p.order, p.tc,
+                       p.tiles_c, p.n_kg, p.tiles_k, p.th, p.tiles_h, p.tw, p.tiles_w, l.commands, l.analytic.cycles);
+    }
+  return s;
+}
+
+Json json_report(const NetworkRun& r) {
+  Json j = Json::object();
+  j["network"] = r.net.name;
+  j["title"] = r.net.title;
+  j["source"] = r.net.source;
+  j["config"] = r.config.name;
+  j["config_source"] = r.config.source;
+  j["model"] = r.model;
+  j["tiling"] = r.tiling;
+  j["bandwidth_gbps"] = r.bandwidth_gbps;
+  j["clock_mhz"] = r.clock_mhz;
+  j["window_us"] = r.window_us;
+  j["array_layers"] = r.net.array_layers();
+  j["macs"] = r.net.macs();
+  j["gflop"] = 2e-9 * double(r.net.macs());
+  const Figures f = total_figures(r, r.feeder), e = total_figures(r, r.expl);
+  Json& t = j["total"];
+  t["dram_mb"] = f.mb[4];
+  t["dram_mb_explicit"] = e.mb[4];
+  t["time_ms"] = f.time_us * 1e-3;
+  t["time_ms_explicit"] = e.time_us * 1e-3;
+  t["gflops"] = f.gflops;
+  t["gflops_explicit"] = e.gflops;
+  t["stall_pct"] = f.stall;
+  t["stall_pct_explicit"] = e.stall;
+  t["avg_gbps"] = f.avg_gbps;
+  t["avg_gbps_explicit"] = e.avg_gbps;
+  t["max_gbps"] = f.peak_gbps;
+  t["max_gbps_explicit"] = e.peak_gbps;
+  t["compulsory_mb"] = f.compulsory_mb;
+  t["energy_mj"] = f.energy_uj * 1e-3;
+  t["energy_mj_explicit"] = e.energy_uj * 1e-3;
+  t["dram_energy_mj"] = f.dram_uj * 1e-3;
+  t["dram_energy_mj_explicit"] = e.dram_uj * 1e-3;
+  j["feeder"] = figures_json(f);
+  j["explicit"] = figures_json(e);
+  if (r.model == "sc") {
+    Json& sc = j["sc"];
+    sc["wall_seconds"] = r.sc_wall_seconds;
+    sc["cycles"] = r.feeder.total.cycles;
+    sc["analytic_cycles"] = r.feeder.total.analytic_cycles;
+    sc["analytic_error_pct"] = cycle_error_pct(r.feeder.total.analytic_cycles, r.feeder.total.cycles);
+    sc["cycles_explicit"] = r.expl.total.cycles;
+    sc["analytic_cycles_explicit"] = r.expl.total.analytic_cycles;
+    sc["analytic_error_pct_explicit"] = cycle_error_pct(r.expl.total.analytic_cycles, r.expl.total.cycles);
+  }
+  j["analytic_wall_seconds"] = r.analytic_wall_seconds;
+  j["plan_wall_seconds"] = r.plan_wall_seconds;
+  Json& p = j["paper"];
+  const PaperFigures& pf = r.net.paper;
+  const auto pair = [&](const char* key, const PaperPair& v) {
+    if (!v.given) return;
+    p[key]["explicit"] = v.expl;
+    p[key]["feeder"] = v.feeder;
+  };
+  pair("total_mb", pf.total_mb);
+  pair("avg_gbps", pf.avg_gbps);
+  pair("max_gbps", pf.max_gbps);
+  pair("time_ms", pf.time_ms);
+  pair("gflops", pf.gflops);
+  pair("dram_stall_pct", pf.dram_stall_pct);
+  Json layers = Json::array();
+  for (std::size_t i = 0; i < r.feeder.layers.size(); ++i) {
+    const LayerRun& a = r.feeder.layers[i];
+    const LayerRun& b = r.expl.layers[i];
+    Json l = Json::object();
+    l["name"] = a.name;
+    l["spec"] = a.layer.spec();
+    l["macs"] = a.layer.macs();
+    for (const auto* x : {&a, &b}) {
+      Json& m = l[x == &a ? "feeder" : "explicit"];
+      m = figures_json(layer_figures(r, *x));
+      m["plan"] = plan_json(*x);
+      m["stats"] = stats_json(x->stats);
+      if (r.model == "sc") {
+        m["analytic"] = stats_json(x->analytic);
+        m["analytic_error_pct"] = cycle_error_pct(x->analytic.cycles, x->stats.cycles);
+        m["sc_wall_seconds"] = x->sc_wall_seconds;
+      }
+      if (x->checked) m["bit_exact"] = x->exact;
+    }
+    layers.push(std::move(l));
+  }
+  j["layers"] = std::move(layers);
+  return j;
+}
+
+std::string bytes_per_op_svg(const NetworkRun& r) {
+  svg::ChartOptions o;
+  o.title = fmt::format("{}: DRAM bytes per operation (cf. Fornt et al., Fig. 6)", r.net.title);
+  o.x_label = "layer";
+  o.y_label = "DRAM bytes per FLOP";
+  o.width = std::max(900, 40 + 14 * int(r.feeder.layers.size()));
+  svg::Series e{"explicit im2col", {}, {}}, f{"data feeder", {}, {}};
+  for (std::size_t i = 0; i < r.feeder.layers.size(); ++i) {
+    const double flop = 2.0 * double(r.feeder.layers[i].layer.macs());
+    o.categories.push_back(r.feeder.layers[i].name);
+    e.y.push_back(double(r.expl.layers[i].stats.dram.total()) / flop);
+    f.y.push_back(double(r.feeder.layers[i].stats.dram.total()) / flop);
+  }
+  return svg::bar_chart({e, f}, o);
+}
+
+std::string bandwidth_svg(const NetworkRun& r) {
+  svg::ChartOptions o;
+  o.title = fmt::format("{}: DRAM bandwidth over time at {:.2f} GB/s", r.net.title, r.bandwidth_gbps);
+  o.x_label = "time (ms)";
+  o.y_label = "GB/s";
+  o.step = true;
+  const double end = double(std::max(r.feeder.total.cycles, r.expl.total.cycles));
+  const double bucket = std::max(1.0, end / 400.0);
+  const double cycle_s = 1.0 / (r.clock_mhz * 1e6);
+  std::vector<svg::Series> series;
+  for (const LoweringRun* lr : {&r.expl, &r.feeder}) {
+    svg::Series s{lr == &r.feeder ? "data feeder" : "explicit im2col", {}, {}};
+    const std::vector<double> b = bucket_bytes(lr->timeline, bucket, double(lr->total.cycles));
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      s.x.push_back(double(i) * bucket * cycle_s * 1e3);
+      s.y.push_back(b[i] / (bucket * cycle_s) / 1e9);
+    }
+    series.push_back(std::move(s));
+  }
+  return svg::line_chart(series, o);
+}
+
+std::vector<std::string> write_reports(const NetworkRun& r, const std::string& dir) {
+  const std::string base = (std::filesystem::path(dir) / r.net.name).string();
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {base + ".txt", text_report(r)},
+      {base + ".csv", csv_report(r)},
+      {base + ".json", json_report(r).dump()},
+      {base + "_bytes_per_op.svg", bytes_per_op_svg(r)},
+      {base + "_bandwidth.svg", bandwidth_svg(r)},
+  };
+  std::vector<std::string> out;
+  for (const auto& [path, text] : files) {
+    write_file_atomic(path, text);
+    out.push_back(path);
+  }
+  return out;
+}
+
+std::string markdown_tables(const std::vector<NetworkRun>& runs) {
+  std::string s;
+  if (runs.empty()) return s;
+  const NetworkRun& r0 = runs.front();
+  s += fmt::format("Generated by `scripts/networks_doc` (`flycol net --network all --update-doc docs/networks.md`): "
+                   "configuration {}, {} model, DRAM {:.2f} GB/s, {} MHz, tiling {}, peak window {:g} us.\n\n",
+                   r0.config.name, r0.model, r0.bandwidth_gbps, r0.clock_mhz, r0.tiling, r0.window_us);
+
+  s += "### Table II: DRAM traffic and bandwidth\n\n";
+  s += "| network | total MB expl. (paper / flycol) | total MB feed. (paper / flycol) | compulsory MB | flycol feed. / "
+       "compulsory | flycol expl. / compulsory | avg GB/s expl. (paper / flycol) | avg GB/s feed. (paper / flycol) | "
+       "max GB/s expl. (paper / flycol) | max GB/s feed. (paper / flycol) |\n";
+  s += "|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const NetworkRun& r : runs) {
+    const Figures f = total_figures(r, r.feeder), e = total_figures(r, r.expl);
+    const PaperFigures& p = r.net.paper;
+    s += fmt::format("| {} | {} / {} | {} / {} | {} | {} | {} | {} / {} | {} / {} | {} / {} | {} / {} |\n", r.net.name,
+                     md_num(p.total_mb.expl, 0), md_num(e.mb[4], 0), md_num(p.total_mb.feeder, 0), md_num(f.mb[4], 0),
+                     md_num(f.compulsory_mb, 0), md_num(f.mb[4] / f.compulsory_mb, 2),
+                     md_num(e.mb[4] / e.compulsory_mb, 2), md_num(p.avg_gbps.expl, 2), md_num(e.demand_avg_gbps, 2),
+                     md_num(p.avg_gbps.feeder, 2), md_num(f.demand_avg_gbps, 2), md_num(p.max_gbps.expl, 1),
+                     md_num(e.demand_peak_gbps, 1), md_num(p.max_gbps.feeder, 1), md_num(f.demand_peak_gbps, 1));
+  }
+  s += "\nflycol's average and maximum here are the paper's kind of figure: what the accelerator asks of the DRAM, "
+       "from the same programs run with an unlimited DRAM (the memory port still takes one request of at most 32 "
+       "bytes per cycle). Average: all bytes over that time; maximum: the highest such average of one layer.\n\n";
+
+  s += "### Table III: time at the configured DRAM bandwidth\n\n";
+  s += "| network | time ms expl. (paper / flycol) | time ms feed. (paper / flycol) | GFLOP/s expl. (paper / flycol) | "
+       "GFLOP/s feed. (paper / flycol) | DRAM stalls % expl. (paper / flycol) | DRAM stalls % feed. (paper / flycol) | "
+       "flycol avg GB/s feed. / expl. | flycol peak GB/s feed. / expl. | flycol energy mJ feed. / expl. (DRAM) |\n";
+  s += "|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const NetworkRun& r : runs) {
+    const Figures f = total_figures(r, r.feeder), e = total_figures(r, r.expl);
+    const PaperFigures& p = r.net.paper;
+    s += fmt::format("| {} | {} / {} | {} / {} | {} / {} | {} / {} | {} / {} | {} / {} | {} / {} | {} / {} | {} / {} "
+                     "({} / {}) |\n",
+                     r.net.name, md_num(p.time_ms.expl, 0), md_num(e.time_us * 1e-3, 1), md_num(p.time_ms.feeder, 0),
+                     md_num(f.time_us * 1e-3, 1), md_num(p.gflops.expl, 0), md_num(e.gflops, 0),
+                     md_num(p.gflops.feeder, 0), md_num(f.gflops, 0), md_num(p.dram_stall_pct.expl, 1),
+                     md_num(e.stall, 1), md_num(p.dram_stall_pct.feeder, 1), md_num(f.stall, 1),
+                     md_num(f.avg_gbps, 2), md_num(e.avg_gbps, 2), md_num(f.peak_gbps, 2), md_num(e.peak_gbps, 2),
+                     md_num(f.energy_uj * 1e-3, 1), md_num(e.energy_uj * 1e-3, 1), md_num(f.dram_uj * 1e-3, 1),
+                     md_num(e.dram_uj * 1e-3, 1));
+  }
+
+  s += "\n### Work per network\n\n";
+  s += "| network | array layers | G MAC | GFLOP (flycol) | GFLOP implied by Table III (time x GFLOP/s) | flycol "
+       "utilization feed. / expl. % | compute time without DRAM stalls ms feed. / expl. |\n";
+  s += "|---|---|---|---|---|---|---|\n";
+  for (const NetworkRun& r : runs) {
+    const Figures f = total_figures(r, r.feeder), e = total_figures(r, r.expl);
+    const auto busy = [&](const Totals& t) { return seconds(r, t.cycles - t.dram_stall - t.tail) * 1e3; };
+    s += fmt::format("| {} | {} | {:.3f} | {:.2f} | {} | {:.1f} / {:.1f} | {:.1f} / {:.1f} |\n", r.net.name,
+                     r.net.array_layers(), double(r.net.macs()) * 1e-9, 2e-9 * double(r.net.macs()),
+                     implied_gflop(r.net), f.util, e.util, busy(r.feeder.total), busy(r.expl.total));
+  }
+
+  for (const NetworkRun& r : runs) {
+    s += fmt::format("\n### {}: the plan of every layer\n\n", r.net.title);
+    s += "Tile sizes as size:count (Tc input channels, n_kg groups of 16 output channels, Th output rows, Tw output "
+         "columns); `on C=.. x HxW` when the program runs a reshaped (feeder, 1x1) or lowered (explicit) layer.\n\n";
+    s += "| layer | MMAC | feeder: plan | util % | MB | explicit: plan | util % | MB |\n|---|---|---|---|---|---|---|---|\n";
+    for (std::size_t i = 0; i < r.feeder.layers.size(); ++i) {
+      const LayerRun& a = r.feeder.layers[i];
+      const LayerRun& b = r.expl.layers[i];
+      const Figures fa = layer_figures(r, a), fb = layer_figures(r, b);
+      s += fmt::format("| {} | {:.1f} | {} | {:.1f} | {:.2f} | {} | {:.1f} | {:.2f} |\n", a.name, fa.mmac, plan_text(a),
+                       fa.util, fa.mb[4], plan_text(b), fb.util, fb.mb[4]);
+    }
+  }
+  return s;
+}
+
+void update_generated_section(const std::string& path, const std::string& generated) {
+  const std::string begin = "<!-- BEGIN GENERATED -->", end = "<!-- END GENERATED -->";
+  const std::string text = read_text_file(path);
+  const std::size_t b = text.find(begin), e = text.find(end);
+  if (b == std::string::npos || e == std::string::npos || e < b)
+    throw InputError(path, "", fmt::format("has no '{}' ... '{}' section to replace", begin, end));
+  const std::string out = text.substr(0, b + begin.size()) + "\n" + generated + "\n" + text.substr(e);
+  write_file_atomic(path, out);
+}
+
+}  // namespace flycol::net

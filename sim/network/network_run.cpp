@@ -1,0 +1,202 @@
+// A network run: every array layer planned and timed by the analytic model (and, with --model sc,
+// run on the SystemC model too), one lowering after the other, with the layers back to back on
+// one timeline (each layer's program starts when the previous one has finished).
+#include "sim/network/network_run.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "sim/common/input_error.h"
+#include "sim/compiler/explicit_lowering.h"
+#include "sim/golden/conv.h"
+#include "sim/network/traffic.h"
+#include "sim/scsim/layer_sim.h"
+#include "sim/workload/workload.h"
+
+namespace flycol::net {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+std::uint64_t compulsory(const Layer& l, const hw::HwParams& hw) {
+  return std::uint64_t(l.ifmap_elems() + l.weight_elems()) * std::uint64_t(hw.elem_bytes()) +
+         std::uint64_t(l.ofmap_elems()) * std::uint64_t(hw.acc_bytes());
+}
+
+// The SystemC model's counters in the analytic model's terms. SRAM counters of the banks are
+// cumulative over the runs of one elaboration, so the caller passes the previous totals.
+analytic::Stats from_sc(const LayerSimResult& s, std::uint64_t prev_reads[3], std::uint64_t prev_writes[3]) {
+  analytic::Stats a;
+  const hw::AcceleratorStats& st = s.sim.stats;
+  a.cycles = s.sim.cycles;
+  a.run_cycles = st.run_cycles;
+  a.dram_stall = st.dram_stall;
+  a.tail = st.tail;
+  a.mac_cycles = st.mac_cycles;
+  a.feeder_stall = st.feeder_stall;
+  a.weight_stall = st.weight_stall;
+  a.context_stall = st.context_stall;
+  a.pipeline = st.pipeline;
+  for (int i = 0; i < 3; ++i) {
+    a.sram_reads[i] = st.sram_reads[i] - prev_reads[i];
+    a.sram_writes[i] = st.sram_writes[i] - prev_writes[i];
+    prev_reads[i] = st.sram_reads[i];
+    prev_writes[i] = st.sram_writes[i];
+  }
+  a.dram.ifmap = s.dram.ifmap;
+  a.dram.weights = s.dram.weights;
+  a.dram.psums_in = s.dram.psums_in;
+  a.dram.ofmap = s.dram.ofmap;
+  a.dram_requests = s.dram_stats.reads + s.dram_stats.writes;
+  return a;
+}
+
+void add(Totals& t, const LayerRun& l) {
+  const analytic::Stats& s = l.stats;
+  t.macs += std::uint64_t(l.layer.macs());
+  t.cycles += s.cycles;
+  t.run_cycles += s.run_cycles;
+  t.mac_cycles += s.mac_cycles;
+  t.feeder_stall += s.feeder_stall;
+  t.context_stall += s.context_stall;
+  t.pipeline += s.pipeline;
+  t.dram_stall += s.dram_stall;
+  t.tail += s.tail;
+  t.dram.ifmap += s.dram.ifmap;
+  t.dram.weights += s.dram.weights;
+  t.dram.psums_in += s.dram.psums_in;
+  t.dram.ofmap += s.dram.ofmap;
+  t.compulsory_bytes += l.compulsory_bytes;
+  t.energy.core_j += l.energy.core_j;
+  t.energy.sram_j += l.energy.sram_j;
+  t.energy.dram_j += l.energy.dram_j;
+  t.sc_wall_seconds += l.sc_wall_seconds;
+  t.analytic_cycles += l.analytic.cycles;
+  t.free_cycles += l.free_cycles;
+  if (l.checked && !l.exact) ++t.mismatched_layers;
+}
+
+}  // namespace
+
+double seconds(const NetworkRun& r, std::uint64_t cycles) { return double(cycles) / (r.clock_mhz * 1e6); }
+double gflops(const NetworkRun& r, std::uint64_t macs, std::uint64_t cycles) {
+  return cycles ? 2.0 * double(macs) / seconds(r, cycles) / 1e9 : 0.0;
+}
+double avg_gbps(const NetworkRun& r, std::uint64_t bytes, std::uint64_t cycles) {
+  return cycles ? double(bytes) / seconds(r, cycles) / 1e9 : 0.0;
+}
+double stall_pct(std::uint64_t dram_stall, std::uint64_t tail, std::uint64_t cycles) {
+  return cycles ? 100.0 * double(dram_stall + tail) / double(cycles) : 0.0;
+}
+
+NetworkRun run_network(const Network& net, const Config& cfg, const RunOptions& opt) {
+  if (opt.model != "analytic" && opt.model != "sc")
+    throw InputError("--model", "", fmt::format("= {}: must be analytic or sc", opt.model));
+  if (!(opt.bandwidth_gbps == 0 || (opt.bandwidth_gbps > 0 && opt.bandwidth_gbps <= 1000)))
+    throw InputError("--bandwidth", "",
+                     fmt::format("= {}: must be a DRAM bandwidth in GB/s in (0, 1000] (default: the configuration's "
+                                 "{} GB/s)",
+                                 opt.bandwidth_gbps, cfg.dram.bandwidth_gbps()));
+  if (!(opt.window_us > 0 && opt.window_us <= 1e6))
+    throw InputError("--window-us", "", fmt::format("= {}: must be in (0, 1000000] microseconds", opt.window_us));
+
+  NetworkRun r;
+  r.net = net;
+  r.config = cfg;
+  r.model = opt.model;
+  r.tiling = analytic::tiling_name(opt.tiling);
+  r.clock_mhz = cfg.clock_mhz;
+  r.window_us = opt.window_us;
+  DramTiming timing = DramTiming::from(cfg);
+  if (opt.bandwidth_gbps > 0) timing.bytes_per_cycle = opt.bandwidth_gbps * 1e3 / cfg.clock_mhz;
+  r.bandwidth_gbps = timing.bytes_per_cycle * cfg.clock_mhz / 1e3;
+  const hw::HwParams hw = hw::HwParams::from(cfg);
+  const double window_cycles = opt.window_us * cfg.clock_mhz;
+  const double clock_hz = cfg.clock_mhz * 1e6;
+
+  analytic::Planner planner(cfg, timing, opt.tiling);
+  // A model of its own times the chosen programs, so that its wall time is that of a network run
+  // without the search (whose candidate timings fill the planner's caches).
+  analytic::Model model(hw, timing);
+  DramTiming unlimited = timing;
+  unlimited.bytes_per_cycle = 1e6;
+  analytic::Model free_model(hw, unlimited);
+  std::unique_ptr<ScSimulation> sc;
+  if (opt.model == "sc") sc = std::make_unique<ScSimulation>(hw);
+  std::uint64_t prev_reads[3] = {0, 0, 0}, prev_writes[3] = {0, 0, 0};
+
+  const int count = net.array_layers();
+  for (const analytic::Lowering lw : {analytic::Lowering::feeder, analytic::Lowering::explicit_im2col}) {
+    LoweringRun& lr = lw == analytic::Lowering::feeder ? r.feeder : r.expl;
+    lr.lowering = analytic::lowering_name(lw);
+    std::uint64_t offset = 0, timeline_at = 0;
+    int index = 0;
+    for (const NetworkLayer& nl : net.layers) {
+      if (!nl.on_array) continue;
+      if (opt.progress) opt.progress(lr.lowering.c_str(), index, count, nl.name);
+      const auto t0 = Clock::now();
+      const analytic::Choice choice = planner.choose(nl.layer, lw);
+      r.plan_wall_seconds += since(t0);
+      const auto t1 = Clock::now();
+      analytic::Options with_traffic;
+      with_traffic.traffic = true;
+      const analytic::Result timed = model.run(choice.program, with_traffic);
+      r.analytic_wall_seconds += since(t1);
+
+      LayerRun L;
+      L.name = nl.name;
+      L.layer = nl.layer;
+      L.view = choice.program.layer;
+      L.plan = choice.program.plan;
+      L.commands = choice.program.commands.size();
+      L.analytic = timed.stats;
+      L.stats = timed.stats;
+      L.compulsory_bytes = compulsory(nl.layer, hw);
+      L.start_cycle = offset;
+      if (sc) {
+        const ConvOperands ops = make_random_operands(nl.layer, cfg.arithmetic, opt.seed + std::uint64_t(index));
+        const bool lowered = lw == analytic::Lowering::explicit_im2col || !(choice.program.layer == nl.layer);
+        const ConvOperands run_ops = lowered ? lower_operands(ops, choice.program.layer) : ops;
+        const LayerSimResult s = simulate_layer(*sc, choice.program, run_ops, timing, 50'000'000);
+        if (!s.sim.finished)
+          throw std::runtime_error(fmt::format("flycol net: the SystemC model did not finish layer '{}' ({}): {}",
+                                               nl.name, lr.lowering, s.sim.error));
+        L.stats = from_sc(s, prev_reads, prev_writes);
+        L.sc_wall_seconds = s.sim.wall_seconds;  // the simulation only, not the DRAM image or the check
+        if (opt.check) {
+          golden::ConvOptions go;
+          go.zero_gating = cfg.zero_gating;
+          L.checked = true;
+          L.exact = s.outputs == golden::conv(ops, go);
+        }
+        r.sc_wall_seconds += L.sc_wall_seconds;
+      }
+      // The DRAM timeline is the analytic model's (the SystemC run keeps no per-cycle record).
+      for (const analytic::TrafficSpan& s : timed.traffic)
+        lr.timeline.push_back({s.t0 + double(timeline_at), s.t1 + double(timeline_at), s.bytes});
+      timeline_at += timed.stats.cycles;
+      L.peak_gbps = busiest_window_gbps(timed.traffic, window_cycles, clock_hz);
+      L.free_cycles = free_model.run(choice.program).stats.cycles;
+      L.demand_gbps = double(timed.stats.dram.total()) / (double(L.free_cycles) / clock_hz) / 1e9;
+      energy::Activity act;
+      act.mac_steps = L.stats.mac_cycles;
+      for (int i = 0; i < 3; ++i) act.sram_words[i] = L.stats.sram_reads[i] + L.stats.sram_writes[i];
+      act.dram_bytes = L.stats.dram.total();
+      L.energy = energy::estimate(cfg, act);
+      offset += L.stats.cycles;
+      add(lr.total, L);
+      lr.layers.push_back(std::move(L));
+      ++index;
+    }
+    lr.total.peak_gbps = busiest_window_gbps(lr.timeline, window_cycles, clock_hz);
+    for (const LayerRun& l : lr.layers) lr.total.demand_peak_gbps = std::max(lr.total.demand_peak_gbps, l.demand_gbps);
+  }
+  return r;
+}
+
+}  // namespace flycol::net

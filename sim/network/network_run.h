@@ -1,0 +1,94 @@
+// Runs a whole network (sim/network/network.h) layer by layer on the analytic model or the SystemC
+// model, with on-the-fly im2col (the data feeder) and with the explicit-im2col baseline, and
+// gathers the per-layer and total figures `flycol net` prints and reports.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sim/analytic/analytic_model.h"
+#include "sim/analytic/plan_choice.h"
+#include "sim/compiler/compiler.h"
+#include "sim/config/config.h"
+#include "sim/energy/energy.h"
+#include "sim/network/network.h"
+
+namespace flycol::net {
+
+struct RunOptions {
+  std::string model = "analytic";      // analytic | sc
+  analytic::Tiling tiling = analytic::Tiling::search;
+  double bandwidth_gbps = 0;           // 0: the configuration's DRAM
+  double window_us = 10;               // peak bandwidth: the busiest window of this length
+  bool check = false;                  // sc: compare every layer's outputs with the golden model
+  std::uint64_t seed = 1;              // operands of the sc runs
+  // Called before each layer run: lowering ("feeder"/"explicit"), index, count, layer name.
+  std::function<void(const char*, int, int, const std::string&)> progress;
+};
+
+// Figures of one layer run with one lowering.
+struct LayerRun {
+  std::string name;
+  Layer layer;             // as the network lists it
+  Layer view;              // what the program runs (the lowered layer for explicit im2col)
+  TilePlan plan;
+  std::size_t commands = 0;
+  analytic::Stats stats;   // of the model reported (sc when --model sc)
+  analytic::Stats analytic;  // the analytic model's figures, for the agreement with sc
+  double sc_wall_seconds = 0;
+  bool checked = false, exact = false;
+  std::uint64_t compulsory_bytes = 0;  // its ifmap, weights and ofmap once each
+  std::uint64_t start_cycle = 0;       // where the layer starts in the network's run
+  double peak_gbps = 0;                // busiest window within the layer
+  // The same program with an unlimited DRAM (the memory port's one request per cycle remains):
+  // its cycles, and the bandwidth the layer asks for when the DRAM never makes it wait (its bytes
+  // over that time).
+  std::uint64_t free_cycles = 0;
+  double demand_gbps = 0;
+  energy::Estimate energy;
+};
+
+struct Totals {
+  std::uint64_t macs = 0, cycles = 0, run_cycles = 0, mac_cycles = 0, feeder_stall = 0, context_stall = 0,
+                pipeline = 0, dram_stall = 0, tail = 0;
+  DramTraffic dram;
+  std::uint64_t compulsory_bytes = 0;
+  energy::Estimate energy;
+  double peak_gbps = 0;
+  std::uint64_t free_cycles = 0;  // cycles with an unlimited DRAM
+  double demand_peak_gbps = 0;    // the highest layer demand_gbps
+  double sc_wall_seconds = 0;
+  std::uint64_t analytic_cycles = 0;  // sum of the analytic model's cycles (agreement with sc)
+  int mismatched_layers = 0;          // --check: layers whose outputs differ from golden
+};
+
+struct LoweringRun {
+  std::string lowering;  // feeder | explicit
+  std::vector<LayerRun> layers;
+  Totals total;
+  std::vector<analytic::TrafficSpan> timeline;  // DRAM bytes over the network's cycles (analytic)
+};
+
+struct NetworkRun {
+  Network net;
+  Config config;
+  std::string model, tiling;
+  double bandwidth_gbps = 0, clock_mhz = 0, window_us = 0;
+  LoweringRun feeder, expl;
+  double plan_wall_seconds = 0;      // choosing every layer's program (the search and its timings)
+  double analytic_wall_seconds = 0;  // timing the chosen programs with the analytic model
+  double sc_wall_seconds = 0;        // the SystemC runs (--model sc)
+};
+
+// Throws InputError for a bad option (unknown model, bandwidth out of range).
+NetworkRun run_network(const Network& net, const Config& cfg, const RunOptions& opt);
+
+// Helpers for reports.
+double seconds(const NetworkRun& r, std::uint64_t cycles);
+double gflops(const NetworkRun& r, std::uint64_t macs, std::uint64_t cycles);
+double avg_gbps(const NetworkRun& r, std::uint64_t bytes, std::uint64_t cycles);
+double stall_pct(std::uint64_t dram_stall, std::uint64_t tail, std::uint64_t cycles);
+
+}  // namespace flycol::net

@@ -1,0 +1,190 @@
+// Validation of the analytic model against the cycle-accurate SystemC model: random layers (the
+// whole-accelerator regression's distribution, in every loop order, with chosen, searched and
+// forced tilings) and every distinct layer shape of ResNet-50 as `flycol net` plans it. Each
+// program runs on both models: total cycles must agree within 2 %, DRAM bytes per tensor and
+// SRAM accesses exactly. Prints the error statistics.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "sim/analytic/analytic_model.h"
+#include "sim/common/input_error.h"
+#include "sim/analytic/plan_choice.h"
+#include "sim/compiler/explicit_lowering.h"
+#include "sim/compiler/search.h"
+#include "sim/network/network.h"
+#include "sim/scsim/layer_sim.h"
+#include "sim/workload/random_layer.h"
+#include "sim/workload/workload.h"
+
+using namespace flycol;
+
+namespace {
+
+constexpr double kMaxCycleError = 0.02;
+
+// SystemC elaborates once per process: one simulation of the reference configuration for all.
+ScSimulation& sc_model() {
+  static ScSimulation sim(hw::HwParams::from(default_config()));
+  return sim;
+}
+
+struct ErrorStats {
+  int programs = 0;
+  double max_abs = 0, sum_abs = 0;
+  std::string worst;
+  void add(double err, const std::string& what) {
+    ++programs;
+    sum_abs += std::fabs(err);
+    if (std::fabs(err) >= max_abs) {
+      max_abs = std::fabs(err);
+      worst = what;
+    }
+  }
+  std::string text() const {
+    return fmt::format("{} programs: cycle error max {:.3f} %, mean {:.3f} % (worst: {})", programs, 100 * max_abs,
+                       programs ? 100 * sum_abs / programs : 0.0, worst);
+  }
+};
+
+// Runs `prog` on both models and checks the agreement; `ops` are the operands the program's layer
+// takes (the lowered ones for a lowered program).
+void compare(const Program& prog, const ConvOperands& ops, analytic::Model& model, ErrorStats& es) {
+  static std::uint64_t prev_reads[3] = {0, 0, 0}, prev_writes[3] = {0, 0, 0};
+  const LayerSimResult s = simulate_layer(sc_model(), prog, ops, DramTiming::from(prog.config), 50'000'000);
+  const analytic::Result a = model.run(prog);
+  INFO(prog.layer.spec() << "\n  plan: " << prog.plan.describe());
+  REQUIRE(s.sim.finished);
+  const double err = (double(a.stats.cycles) - double(s.sim.cycles)) / double(s.sim.cycles);
+  INFO("cycles: SystemC " << s.sim.cycles << ", analytic " << a.stats.cycles);
+  CHECK(std::fabs(err) <= kMaxCycleError);
+  CHECK(a.stats.dram.ifmap == s.dram.ifmap);
+  CHECK(a.stats.dram.weights == s.dram.weights);
+  CHECK(a.stats.dram.psums_in == s.dram.psums_in);
+  CHECK(a.stats.dram.ofmap == s.dram.ofmap);
+  CHECK(a.stats.dram.total() == s.dram.total);
+  CHECK(a.stats.mac_cycles == s.sim.stats.mac_cycles);
+  // The banks count over every run of the elaboration: compare this run's increments.
+  for (int i = 0; i < 3; ++i) {
+    CHECK(a.stats.sram_reads[i] == s.sim.stats.sram_reads[i] - prev_reads[i]);
+    CHECK(a.stats.sram_writes[i] == s.sim.stats.sram_writes[i] - prev_writes[i]);
+    prev_reads[i] = s.sim.stats.sram_reads[i];
+    prev_writes[i] = s.sim.stats.sram_writes[i];
+  }
+  es.add(err, fmt::format("{} [{}]", prog.layer.spec(), prog.plan.describe()));
+}
+
+// Random layers with a mix of tilings: the compiler's heuristic in each loop order, the search's
+// best candidate, small forced tiles (channel slices, aligned rows), and one layer in four made
+// pointwise (1x1) with skipped rows and flat contexts.
+void random_batch(int count, std::uint64_t seed, std::int64_t max_macs) {
+  const Config& cfg = default_config();
+  const hw::HwParams hw = hw::HwParams::from(cfg);
+  analytic::Model model(hw, DramTiming::from(cfg));
+  std::mt19937_64 rng(seed);
+  RandomLayerLimits lim;
+  lim.max_macs = max_macs;
+  ErrorStats es;
+  std::set<std::string> orders;
+  int aligned = 0, sliced = 0;
+  int layouts = 0;
+  while (es.programs < count) {
+    Layer l = random_layer(rng, lim);
+    const int i = es.programs;
+    CompileOptions o;
+    o.order = loop_order_names()[std::size_t(i) % loop_order_names().size()];
+    if (i % 4 == 3) {
+      // A pointwise layer with the 1x1 layouts: every sy-th row only, contexts across rows.
+      l.ky = l.kx = 1;
+      l.dy = l.dx = 1;
+      l.pt = std::min(l.pt, 1), l.pb = std::min(l.pb, 1), l.pl = std::min(l.pl, 1), l.pr = std::min(l.pr, 1);
+      o.skip_rows = l.sy > 1 && i % 8 == 3;
+      o.flat_contexts = l.sy == 1 || o.skip_rows;
+    }
+    Program p;
+    try {
+      if (i % 4 == 1) {
+        const std::vector<PlanCandidate> c = search_plans(l, cfg);
+        if (c.empty()) continue;
+        o = c.front().options;
+      } else if (i % 4 == 2) {
+        o.tile_c = std::max(1, l.c / 2);
+        o.tile_h = std::max(1, l.ho() / 3);
+        o.align_rows = true;
+      }
+      p = compile_layer(l, cfg, o);
+    } catch (const InputError&) {
+      continue;  // this configuration cannot run the layer (or these forced tiles)
+    }
+    orders.insert(p.plan.order);
+    aligned += p.plan.aligned;
+    sliced += p.plan.tiles_c > 1;
+    layouts += p.plan.skip_rows || p.plan.flat;
+    compare(p, make_random_operands(l, cfg.arithmetic, seed * 1000 + std::uint64_t(i)), model, es);
+  }
+  fmt::print("random layers (seed {}): {}; orders {}, {} with aligned rows, {} with skipped rows or flat contexts, {} "
+             "with channel slices\n",
+             seed, es.text(), orders.size(), aligned, layouts, sliced);
+  CHECK(orders.size() == loop_order_names().size());
+  CHECK(aligned > 0);
+  CHECK(layouts > 0);
+  CHECK(sliced > 0);
+}
+
+// Every distinct layer shape of ResNet-50 (configs/networks/resnet50.yaml) whose name starts with
+// one of `prefixes`, as `flycol net` plans it (tiling search, data feeder).
+void resnet_shapes(const std::vector<std::string>& prefixes, bool explicit_too) {
+  const Config& cfg = default_config();
+  const hw::HwParams hw = hw::HwParams::from(cfg);
+  const Network net = load_network("resnet50");
+  analytic::Planner planner(cfg, DramTiming::from(cfg), analytic::Tiling::search);
+  analytic::Model model(hw, DramTiming::from(cfg));
+  ErrorStats es;
+  std::set<std::string> seen;
+  for (const NetworkLayer& nl : net.layers) {
+    if (!nl.on_array) continue;
+    if (std::none_of(prefixes.begin(), prefixes.end(),
+                     [&](const std::string& p) { return nl.name.compare(0, p.size(), p) == 0; }))
+      continue;
+    Layer shape = nl.layer;
+    shape.name = "layer";
+    if (!seen.insert(shape.spec()).second) continue;
+    const ConvOperands ops = make_random_operands(nl.layer, cfg.arithmetic, seen.size());
+    for (const analytic::Lowering lw : {analytic::Lowering::feeder, analytic::Lowering::explicit_im2col}) {
+      if (lw == analytic::Lowering::explicit_im2col && !explicit_too) continue;
+      const analytic::Choice c = planner.choose(nl.layer, lw);
+      const bool lowered = !(c.program.layer == nl.layer);
+      compare(c.program, lowered ? lower_operands(ops, c.program.layer) : ops, model, es);
+    }
+  }
+  fmt::print("ResNet-50 shapes ({}): {} distinct; {}\n", prefixes.front(), seen.size(), es.text());
+  CHECK(!seen.empty());
+}
+
+}  // namespace
+
+TEST_CASE("analytic model against SystemC: 120 random layers", "[analytic][sc]") { random_batch(120, 7, 2'000'000); }
+
+TEST_CASE("analytic model against SystemC: ResNet-50 shapes from conv1 to res3", "[analytic][sc]") {
+  resnet_shapes({"conv1", "res2", "res3"}, false);
+}
+
+TEST_CASE("analytic model against SystemC: ResNet-50 shapes from res4 to fc", "[analytic][sc]") {
+  resnet_shapes({"res4", "res5", "fc"}, false);
+}
+
+TEST_CASE("analytic model against SystemC: 500 larger random layers", "[analytic][sc][.slow]") {
+  random_batch(500, 11, 20'000'000);
+}
+
+TEST_CASE("analytic model against SystemC: ResNet-50 explicit-im2col programs", "[analytic][sc][.slow]") {
+  resnet_shapes({"conv1", "res", "fc"}, true);
+}
+
+// libsystemc's own main() refers to sc_main; Catch2 provides main() and SystemC runs as a library.
+extern "C" int sc_main(int, char*[]) { return 2; }

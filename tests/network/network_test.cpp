@@ -1,0 +1,283 @@
+// Network files, whole-network runs on the analytic model and their reports: the shipped networks
+// parse with the expected work, bad files are InputErrors naming the key, totals are the sums of
+// their layers, reports appear whole with the documented keys, and `flycol net` / `flycol run
+// --model analytic` behave on the command line.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <yaml-cpp/yaml.h>
+
+#include "sim/common/input_error.h"
+#include "sim/energy/energy.h"
+#include "sim/network/network.h"
+#include "sim/network/network_report.h"
+#include "sim/network/network_run.h"
+#include "sim/network/traffic.h"
+
+using namespace flycol;
+namespace fs = std::filesystem;
+
+namespace {
+
+InputError input_error(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e;
+  }
+  FAIL("no InputError");
+  throw std::logic_error("unreachable");
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+fs::path scratch() {
+  const fs::path d = fs::temp_directory_path() / ("flycol_network_test_" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  return d;
+}
+
+const char* kSmall = R"(name: small
+title: three small layers
+input: {C: 8, H: 20, W: 20}
+paper:
+  total_mb: {explicit: 2, feeder: 1}
+  time_ms: {explicit: 1, feeder: 0.5}
+  gflops: {explicit: 10, feeder: 20}
+layers:
+  - {name: a, C: 8, H: 20, W: 20, K: 16, k: 3, p: 1}
+  - {name: pool, op: maxpool, C: 16, H: 20, W: 20, k: 2, s: 2, p: 0}
+  - {name: b, C: 16, H: 10, W: 10, K: 24, k: 1}
+  - {name: c, C: 24, H: 10, W: 10, K: 8, k: 3, s: 2, d: 2, p: 2}
+  - {name: fc, op: fc, C: 200, K: 10}
+)";
+
+}  // namespace
+
+TEST_CASE("the shipped networks parse with their layers and work", "[network]") {
+  const std::vector<std::string> names = network_names();
+  REQUIRE(names.size() >= 4);
+  struct Want { const char* name; int array_layers; std::size_t layers; std::int64_t macs; };
+  for (const Want w : {Want{"resnet50", 54, 73, 5038358528}, Want{"vgg16", 16, 22, 15470264320},
+                       Want{"yolov3", 75, 105, 49885216768}, Want{"arnp", 18, 25, 5000527872}}) {
+    INFO(w.name);
+    const Network n = load_network(w.name);
+    CHECK(n.name == w.name);
+    CHECK(n.array_layers() == w.array_layers);
+    CHECK(n.layers.size() == w.layers);
+    CHECK(n.macs() == w.macs);
+    CHECK(n.paper.total_mb.given);
+    CHECK(n.paper.gflops.given);
+    for (const NetworkLayer& l : n.layers) {
+      if (!l.on_array) continue;
+      CHECK(l.layer.name == l.name);
+      if (l.op == "fc") CHECK((l.layer.h == 1 && l.layer.w == 1 && l.layer.kx == 1));
+    }
+  }
+  // The ARNP reconstruction is the dilated benchmark: conv4/conv5 and the ARPN are atrous.
+  const Network a = load_network("arnp");
+  int dilated = 0;
+  for (const NetworkLayer& l : a.layers) dilated += l.on_array && l.layer.dx > 1;
+  CHECK(dilated == 9);
+}
+
+TEST_CASE("bad network files and names are InputErrors naming the key", "[network][reject]") {
+  const InputError unknown = input_error([] { load_network("nosuch"); });
+  CHECK(unknown.source() == "--network");
+  CHECK(unknown.problem().find("resnet50") != std::string::npos);
+
+  struct Bad { const char* text; const char* key; };
+  for (const Bad b : {
+           Bad{"name: x\nlayers:\n  - {name: a, op: dance, C: 1, H: 1, W: 1}\n", "layers[0].op"},
+           Bad{"name: x\nlayers:\n  - {name: a, C: 1, H: 4, W: 4, k: 3}\n", "layers[0].K"},
+           Bad{"name: x\nlayers:\n  - {name: a, op: fc, K: 4}\n", "layers[0].C"},
+           Bad{"name: x\nlayers:\n  - {C: 1, H: 4, W: 4, K: 1, k: 1}\n", "layers[0].name"},
+           Bad{"name: x\nlayers:\n  - {name: a, C: 1, H: 4, W: 4, K: 1, k: 1}\n  - {name: a, C: 1, H: 4, W: 4, K: 1, k: 1}\n",
+               "layers[1].name"},
+           Bad{"name: x\nlayers:\n  - {name: a, C: 1, H: 4, W: 4, K: 1, k: 1, stride2: 2}\n", "layers[0].stride2"},
+           Bad{"name: x\nlayers:\n  - {name: p, op: maxpool, C: 1, H: 4, W: 4}\n", "layers"},
+           Bad{"name: x\npaper: {total_mb: {explicit: 3}}\nlayers:\n  - {name: a, C: 1, H: 4, W: 4, K: 1, k: 1}\n",
+               "paper.total_mb"},
+           Bad{"name: x\nlayers: []\n", "layers"},
+           Bad{"name: x\nextra: 1\nlayers:\n  - {name: a, C: 1, H: 4, W: 4, K: 1, k: 1}\n", "extra"},
+       }) {
+    INFO(b.text);
+    const InputError e = input_error([&] { parse_network(b.text, "test.yaml"); });
+    CHECK(e.source() == "test.yaml");
+    CHECK(e.key() == b.key);
+  }
+  // Anchors and the other pathologies are stopped by the YAML guard.
+  CHECK_THROWS_AS(parse_network("name: x\nlayers:\n  - &a {name: a, C: 1, H: 4, W: 4, K: 1, k: 1}\n  - *a\n", "t"),
+                  InputError);
+}
+
+TEST_CASE("a network run's totals are the sums of its layers, for both lowerings", "[network]") {
+  const Network n = parse_network(kSmall, "small.yaml");
+  net::RunOptions opt;
+  const net::NetworkRun r = net::run_network(n, default_config(), opt);
+  CHECK(r.bandwidth_gbps == Approx(default_config().dram.bandwidth_gbps()));
+  for (const net::LoweringRun* lr : {&r.feeder, &r.expl}) {
+    REQUIRE(lr->layers.size() == 4);
+    std::uint64_t cycles = 0, bytes = 0, macs = 0;
+    for (const net::LayerRun& l : lr->layers) {
+      cycles += l.stats.cycles;
+      bytes += l.stats.dram.total();
+      macs += std::uint64_t(l.layer.macs());
+      CHECK(l.stats.cycles == l.analytic.cycles);
+      CHECK(l.stats.dram.ofmap >= std::uint64_t(l.layer.ofmap_elems()) * 2);  // every output stored
+    }
+    CHECK(lr->total.cycles == cycles);
+    CHECK(lr->total.dram.total() == bytes);
+    CHECK(lr->total.macs == macs);
+    CHECK(lr->total.energy.dram_j == Approx(double(bytes) * 120e-12));
+  }
+  // The explicit baseline moves the lowered 3x3 ifmaps: more bytes than the feeder.
+  CHECK(r.expl.total.dram.ifmap > r.feeder.total.dram.ifmap);
+  // A faster DRAM never makes the feeder slower.
+  net::RunOptions fast = opt;
+  fast.bandwidth_gbps = 64;
+  CHECK(net::run_network(n, default_config(), fast).feeder.total.cycles <= r.feeder.total.cycles);
+}
+
+TEST_CASE("bad run options are InputErrors naming the option", "[network][reject]") {
+  const Network n = parse_network(kSmall, "small.yaml");
+  for (double bw : {-1.0, 1e9}) {
+    net::RunOptions o;
+    o.bandwidth_gbps = bw;
+    const InputError e = input_error([&] { net::run_network(n, default_config(), o); });
+    CHECK(e.source() == "--bandwidth");
+  }
+  net::RunOptions o;
+  o.model = "rtl";
+  CHECK(input_error([&] { net::run_network(n, default_config(), o); }).source() == "--model");
+}
+
+TEST_CASE("reports are written whole with the documented keys", "[network][report]") {
+  const Network n = parse_network(kSmall, "small.yaml");
+  const net::NetworkRun r = net::run_network(n, default_config(), {});
+  const fs::path dir = scratch() / "reports";
+  const std::vector<std::string> files = net::write_reports(r, dir.string());
+  REQUIRE(files.size() == 5);
+  for (const std::string& f : files) CHECK(fs::file_size(f) > 100);
+  const YAML::Node j = YAML::LoadFile((dir / "small.json").string());
+  for (const char* key : {"dram_mb", "dram_mb_explicit", "time_ms", "gflops", "stall_pct", "avg_gbps", "max_gbps"})
+    CHECK(j["total"][key].IsScalar());
+  CHECK(j["layers"].size() == 4);
+  CHECK(j["layers"][0]["feeder"]["plan"]["order"].IsScalar());
+  CHECK(j["total"]["dram_mb"].as<double>() == Approx(double(r.feeder.total.dram.total()) * 1e-6));
+  const std::string csv = slurp(dir / "small.csv");
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 2 * 4);
+  CHECK(slurp(dir / "small_bytes_per_op.svg").find("</svg>") != std::string::npos);
+  CHECK(slurp(dir / "small_bandwidth.svg").find("</svg>") != std::string::npos);
+  const std::string text = net::text_report(r);
+  CHECK(text.find("average GFLOP/s") != std::string::npos);
+  CHECK(text.find("energy mJ") != std::string::npos);
+}
+
+TEST_CASE("the generated section of a Markdown file is replaced, the rest kept", "[network][report]") {
+  const fs::path f = scratch() / "doc.md";
+  {
+    std::ofstream o(f);
+    o << "# Title\nprose before\n<!-- BEGIN GENERATED -->\nold tables\n<!-- END GENERATED -->\nprose after\n";
+  }
+  const Network n = parse_network(kSmall, "small.yaml");
+  const net::NetworkRun r = net::run_network(n, default_config(), {});
+  net::update_generated_section(f.string(), net::markdown_tables({r}));
+  const std::string t = slurp(f);
+  CHECK(t.find("prose before") != std::string::npos);
+  CHECK(t.find("prose after") != std::string::npos);
+  CHECK(t.find("old tables") == std::string::npos);
+  CHECK(t.find("Table II") != std::string::npos);
+  const fs::path g = scratch() / "nomarkers.md";
+  std::ofstream(g) << "no markers\n";
+  CHECK(input_error([&] { net::update_generated_section(g.string(), "x"); }).source() == g.string());
+}
+
+TEST_CASE("peak bandwidth is the busiest window", "[network]") {
+  // 1000 bytes over cycles 0..100, then 8000 bytes over 100..200: at 1 Hz "cycles", 1e-9 GB/s units.
+  const std::vector<analytic::TrafficSpan> spans = {{0, 100, 1000}, {100, 200, 8000}};
+  CHECK(net::busiest_window_gbps(spans, 100, 1e9) == Approx(80.0));
+  CHECK(net::busiest_window_gbps(spans, 400, 1e9) == Approx(45.0));  // shorter than the window: the average
+  const std::vector<double> b = net::bucket_bytes(spans, 50);
+  REQUIRE(b.size() == 4);
+  CHECK(b[0] == Approx(500));
+  CHECK(b[3] == Approx(4000));
+}
+
+TEST_CASE("the energy estimate reproduces the reference power at peak", "[network][energy]") {
+  energy::Activity a;
+  a.mac_steps = 555'000'000;             // one second at 555 MHz, every cycle a MAC step
+  a.sram_words[1] = a.mac_steps;         // one weight word per step
+  a.sram_words[0] = a.mac_steps * 2 / 3;  // two ifmap words per three steps
+  const energy::Estimate e = energy::estimate(default_config(), a);
+  CHECK(e.core_j + e.sram_j == Approx(0.258).epsilon(0.002));
+  CHECK(e.dram_j == 0);
+}
+
+#ifdef FLYCOL_BIN
+namespace {
+struct Cmd {
+  int code;
+  std::string out, err;
+};
+Cmd run_flycol(const std::string& args) {
+  const fs::path d = scratch();
+  const std::string cmd =
+      std::string(FLYCOL_BIN) + " " + args + " >" + (d / "out").string() + " 2>" + (d / "err").string();
+  const int status = std::system(cmd.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(d / "out"), slurp(d / "err")};
+}
+}  // namespace
+
+TEST_CASE("flycol net runs a network and rejects bad options", "[network][cli]") {
+  const fs::path rep = scratch() / "net";
+  const Cmd r = run_flycol("net --network resnet50 --report " + rep.string());
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK(r.out.find("average GFLOP/s") != std::string::npos);
+  CHECK(fs::exists(rep / "resnet50.json"));
+  CHECK(fs::exists(rep / "resnet50_bandwidth.svg"));
+  const Cmd bad = run_flycol("net --network nosuch");
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("--network") != std::string::npos);
+  CHECK(bad.err.find("resnet50") != std::string::npos);
+  const Cmd bw = run_flycol("net --network arnp --bandwidth 0");
+  CHECK(bw.code == 2);
+  CHECK(bw.err.find("--bandwidth") != std::string::npos);
+  const Cmd m = run_flycol("net --network arnp --model rtl");
+  CHECK(m.code == 2);
+  CHECK(m.err.find("analytic or sc") != std::string::npos);
+}
+
+TEST_CASE("run --model analytic reports the keys of run --model sc", "[network][cli]") {
+  const fs::path d = scratch();
+  const std::string layer = "--layer C=8,H=12,W=20,K=20,k=3,s=1,p=1 ";
+  REQUIRE(run_flycol("run --model sc " + layer + "--report " + (d / "sc.json").string()).code == 0);
+  const Cmd a = run_flycol("run --model analytic " + layer + "--report " + (d / "an.json").string());
+  REQUIRE(a.code == 0);
+  const YAML::Node sc = YAML::LoadFile((d / "sc.json").string());
+  const YAML::Node an = YAML::LoadFile((d / "an.json").string());
+  for (const auto& kv : sc) CHECK(an[kv.first.as<std::string>()].IsDefined());
+  CHECK(an["model"].as<std::string>() == "analytic");
+  CHECK(an["dram_bytes"]["total"].as<std::uint64_t>() == sc["dram_bytes"]["total"].as<std::uint64_t>());
+  const double err = an["cycles"].as<double>() / sc["cycles"].as<double>() - 1;
+  CHECK(std::fabs(err) < 0.02);
+}
+#endif
+
+// libsystemc's own main() refers to sc_main; Catch2 provides main() and SystemC runs as a library.
+extern "C" int sc_main(int, char*[]) { return 2; }
