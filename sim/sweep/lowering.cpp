@@ -1,0 +1,36 @@
+// Explicit-im2col traffic of a layer (lowering.h).
+#include "sim/sweep/lowering.h"
+
+#include <fmt/format.h>
+
+#include "sim/common/input_error.h"
+
+namespace flycol::sweep {
+
+Layer explicit_lowered_layer(const Layer& l) {
+  Layer m;
+  m.name = l.name.size() + 8 <= 128 ? l.name + ".lowered" : "lowered";
+  m.n = l.n;
+  m.c = l.c * l.ky * l.kx;
+  m.h = l.ho();
+  m.w = l.wo();
+  m.k = l.k;
+  return m;  // 1x1, stride 1, dilation 1, no padding
+}
+
+LoweredTraffic explicit_lowering_traffic(const Layer& l, const Config& config, const CompileOptions& options) {
+  LoweredTraffic out;
+  const Layer m = explicit_lowered_layer(l);
+  try {
+    validate_layer(m, "explicit im2col");
+    const DramTraffic t = program_traffic(compile_layer(m, config, options));
+    out.traffic = {t.ifmap, t.weights, t.psums_in, t.ofmap, t.total()};
+    out.ok = true;
+  } catch (const InputError& e) {
+    out.note = fmt::format("the lowered layer {} cannot be compiled: {}{}", m.spec(),
+                           e.key().empty() ? "" : e.key() + ": ", e.problem());
+  }
+  return out;
+}
+
+}  // namespace flycol::sweep

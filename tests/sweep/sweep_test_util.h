@@ -1,0 +1,90 @@
+// Helpers shared by the sweep tests: scratch directories, catching the InputError a call must
+// raise, and small hand-made results standing in for model runs.
+#pragma once
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "sim/common/input_error.h"
+#include "sim/sweep/results.h"
+
+namespace flycol::sweep::test {
+
+inline std::string repo_path(const std::string& rel) { return std::string(FLYCOL_TEST_SOURCE_DIR) + "/" + rel; }
+
+// A fresh directory per test case, removed at the end.
+struct ScratchDir {
+  std::filesystem::path path;
+  explicit ScratchDir(const std::string& tag) {
+    path = std::filesystem::temp_directory_path() / ("flycol_sweep_test_" + tag + "_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  std::string operator/(const std::string& rel) const { return (path / rel).string(); }
+};
+
+template <class F>
+InputError input_error_of(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e;
+  }
+  FAIL("expected flycol::InputError, nothing was thrown");
+  throw std::logic_error("unreachable");
+}
+
+inline PointResult fake_point(int index, const std::string& name, Status st, std::int64_t cycles) {
+  PointResult p;
+  p.index = index;
+  p.name = name;
+  p.values = {{"d", std::to_string(index)}, {"s", "1"}};
+  p.own = {"d", "s"};
+  p.status = st;
+  if (st == Status::rejected) {
+    p.message = "feeder.fifo_depth: = 1: too narrow";
+    return p;
+  }
+  p.ran = true;
+  p.cycles = cycles;
+  p.macs = 1000 * index;
+  p.mac_cycles = cycles / 2;
+  p.utilization = 0.5;
+  p.stall_feeder = index;
+  p.sram_reads_ifmap = 10;
+  p.sram_reads_weights = 20;
+  p.sram_reads_psums = 5;
+  p.dram = {100, 200, 0, 50, 350};
+  p.has_lowered = true;
+  p.lowered = {900, 200, 0, 50, 1150};
+  p.has_check = true;
+  p.bit_exact = st == Status::pass;
+  p.mismatches = st == Status::pass ? 0 : 4;
+  if (st == Status::fail) p.message = "not bit-exact";
+  return p;
+}
+
+inline SweepResults fake_results(int n) {
+  SweepResults r;
+  r.sweep = "fake";
+  r.file = "configs/sweeps/fake.yaml";
+  r.file_hash = "0123456789abcdef";
+  r.model = "sc";
+  r.base_config = "fornt16";
+  r.points_total = n;
+  r.swept_keys = {"d", "s"};
+  r.plots = {PlotSpec{"d", {"cycles", "dram"}, false, {}}};
+  for (int i = 1; i <= n; ++i) r.points.push_back(fake_point(i, "d" + std::to_string(i), Status::pass, 1000 * i));
+  return r;
+}
+
+}  // namespace flycol::sweep::test
