@@ -51,7 +51,3 @@ int main(int argc, char** argv) {
   }
   return kExitOk;
 }
-
-// libsystemc.so refers to sc_main from its own main(); flycol has its own main and runs the
-// SystemC kernel as a library (sim/scsim), so this entry point is never called.
-extern "C" int sc_main(int, char*[]) { return 2; }
