@@ -141,6 +141,7 @@ module store_stream #(
   logic [TagBits-1:0]    rd_tag;   // tag_of(reader position)
   logic [Field1Bits-1:0] rd_elem;  // first element of the word within the row
   logic [Field1Bits-1:0] rd_left;  // data elements of the row from that word on
+  logic [CountBits-1:0]  rd_count; // data elements of that word
 
   always_comb begin
     more_d = more_q;
@@ -163,9 +164,12 @@ module store_stream #(
 
     rd_elem = Field1Bits'(word_q * WordElems);
     rd_left = Field1Bits'(row_len_q) - rd_elem;
+    // Not inside the concatenation: Yosys 0.23 gives a ?: holding a narrowing cast the width of
+    // the cast's operand, which pushed the `last` bit out of the tag.
+    rd_count = (rd_left < Field1Bits'(WordElems)) ? CountBits'(rd_left) : CountBits'(WordElems);
     rd_tag = {word_q + Field1Bits'(1) == data_words_q && row_next == Field1Bits'(n_rows_q) &&
                   plane_next == Field1Bits'(n_planes_q),
-              (rd_left < Field1Bits'(WordElems)) ? CountBits'(rd_left) : CountBits'(WordElems),
+              rd_count,
               row_addr_q + (DramAddrBits'(rd_elem) << Log2ElemBytes)};
     wf_wdata = {inflight_tag_q, rdata_i};
 

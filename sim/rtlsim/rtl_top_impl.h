@@ -34,7 +34,12 @@ public:
     top_->eval();
     dump();
   }
-  ~RtlTopImpl() override { finish(); }
+  ~RtlTopImpl() override {
+    // A Verilated model's scopes unregister from the thread's current context, which is the one
+    // created last: make it this model's, or destroying one of two live models deadlocks.
+    Verilated::threadContextp(ctx_.get());
+    finish();
+  }
 
   const std::string& tag() const override { return tag_; }
   void set_reset(bool active) override { top_->rst_ni = active ? 0 : 1; }
