@@ -44,10 +44,18 @@ module fifo #(
     tail_sum = {1'b0, head_q} + (PtrBits + 1)'(count_q);
     wptr = (tail_sum >= (PtrBits + 1)'(Depth)) ? PtrBits'(tail_sum - (PtrBits + 1)'(Depth))
                                                 : tail_sum[PtrBits-1:0];
-    if (push_i) mem_d[wptr*Width +: Width] = wdata_i;
+    for (int unsigned i = 0; i < Depth; i++)
+      if (push_i && wptr == PtrBits'(i)) mem_d[i*Width +: Width] = wdata_i;
   end
 
-  assign rdata_o = mem_q[head_q*Width +: Width];
+  // Read and write select the entry with one comparison per entry rather than an indexed
+  // part-select of the flat vector: for that Yosys builds and then prunes a barrel shifter as wide
+  // as the whole storage, which takes minutes for the 32 x 256-bit queues (same logic either way).
+  always_comb begin
+    rdata_o = '0;
+    for (int unsigned i = 0; i < Depth; i++)
+      rdata_o = rdata_o | ({Width{head_q == PtrBits'(i)}} & mem_q[i*Width +: Width]);
+  end
   assign full_o = count_q == CntBits'(Depth);
   assign empty_o = count_q == '0;
   assign count_o = count_q;

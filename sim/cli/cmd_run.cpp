@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "sim/cli/commands.h"
+#include "sim/common/input_error.h"
 #include "sim/config/layer.h"
 #include "sim/report/json.h"
 #include "sim/runner/models.h"
@@ -24,6 +25,7 @@ struct RunArgs {
   std::string trace;
   std::uint64_t dram_seed = 0;
   std::string order;
+  bool power = false;
 };
 
 int run_layer_command(const RunArgs& a) {
@@ -36,6 +38,10 @@ int run_layer_command(const RunArgs& a) {
   req.trace_path = a.trace;
   req.dram_seed = a.dram_seed;
   req.order = a.order;
+  req.power = a.power;
+  if (a.power && a.model != "rtl" && a.model != "both")
+    throw InputError("--power", "", fmt::format("needs --model rtl or both (the proxy counts the RTL's toggles), not {}",
+                                                a.model));
   const RunOutcome out = run_layer(req);
   std::fputs(out.text.c_str(), stdout);
   if (!a.report.empty()) {
@@ -66,6 +72,9 @@ Subcommand add_run(CLI::App& app) {
   run->add_option("--dram-seed", a->dram_seed,
                   "randomize DRAM latency and back-pressure with this seed (0: the configuration's fixed timing)");
   run->add_option("--order", a->order, "loop order of the layer compiler: output_stationary or spill");
+  run->add_flag("--power", a->power,
+                "with --model rtl or both: dynamic power proxy per block from the RTL's toggles and the synthesized "
+                "capacitance (synthesizes the configuration once, then cached; see docs/synth.md)");
   return {run, [a] { return run_layer_command(*a); }};
 }
 

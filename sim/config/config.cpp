@@ -116,7 +116,8 @@ Config parse_over(Config c, const std::string& text, const std::string& source) 
     return c;
   }
   for (const auto& top : mapping_entries(root, source, "",
-                                         {"name", "array", "arithmetic", "pe", "sram", "feeder", "clock", "dram"})) {
+                                         {"name", "array", "arithmetic", "pe", "sram", "feeder", "clock", "dram",
+                                          "energy"})) {
     const YAML::Node& v = top.value;
     const std::string& k = top.key;
     if (k == "name") {
@@ -159,6 +160,25 @@ Config parse_over(Config c, const std::string& text, const std::string& source) 
     } else if (k == "clock") {
       for (const auto& e : mapping_entries(v, source, k, {"mhz"}))
         c.clock_mhz = yaml_number(e.value, source, join_key(k, e.key), 0, true, 5000);
+    } else if (k == "energy") {
+      for (const auto& e : mapping_entries(v, source, k, {"mac_pj", "sram_pj_per_bit"})) {
+        const std::string key = join_key(k, e.key);
+        if (e.key == "mac_pj") {
+          // `calibrated` (the default) or pJ per PE per MAC step.
+          if (e.value.IsScalar() && e.value.Scalar() == "calibrated") {
+            c.energy.mac_pj = -1.0;
+          } else {
+            try {
+              c.energy.mac_pj = yaml_number(e.value, source, key, 0, false, 1000);
+            } catch (const InputError&) {
+              throw InputError(source, key,
+                               describe_node(e.value) + ": must be `calibrated` or a number in [0, 1000] (pJ)");
+            }
+          }
+        } else {
+          c.energy.sram_pj_per_bit = yaml_number(e.value, source, key, 0, false, 100);
+        }
+      }
     } else {  // dram
       for (const auto& e : mapping_entries(v, source, k,
                                            {"type", "bus_bits", "mhz", "transfers_per_clock", "latency_ns",
@@ -224,7 +244,8 @@ bool operator==(const Config& a, const Config& b) {
          a.feeder.intermediate_regs == b.feeder.intermediate_regs && a.feeder.fifo_depth == b.feeder.fifo_depth &&
          a.clock_mhz == b.clock_mhz && a.dram.type == b.dram.type && a.dram.bus_bits == b.dram.bus_bits &&
          a.dram.mhz == b.dram.mhz && a.dram.transfers_per_clock == b.dram.transfers_per_clock &&
-         a.dram.latency_ns == b.dram.latency_ns && a.dram.energy_pj_per_byte == b.dram.energy_pj_per_byte;
+         a.dram.latency_ns == b.dram.latency_ns && a.dram.energy_pj_per_byte == b.dram.energy_pj_per_byte &&
+         a.energy.mac_pj == b.energy.mac_pj && a.energy.sram_pj_per_bit == b.energy.sram_pj_per_bit;
 }
 
 const std::string& default_config_yaml() {
@@ -301,6 +322,9 @@ std::string to_yaml(const Config& c) {
       "  energy_pj_per_byte: {}\n",
       c.dram.type, c.dram.bus_bits, c.dram.mhz, c.dram.transfers_per_clock, c.dram.latency_ns,
       c.dram.energy_pj_per_byte);
+  out += fmt::format("\nenergy:\n  mac_pj: {}\n  sram_pj_per_bit: {}\n",
+                     c.energy.mac_calibrated() ? std::string("calibrated") : fmt::format("{}", c.energy.mac_pj),
+                     c.energy.sram_pj_per_bit);
   return out;
 }
 

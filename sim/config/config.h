@@ -51,6 +51,13 @@ struct DramConfig {
   double bandwidth_gbps() const { return bus_bits / 8.0 * mhz * 1e6 * transfers_per_clock / 1e9; }
 };
 
+// The energy model's figures (sim/energy/energy.h). DRAM energy per byte is dram.energy_pj_per_byte.
+struct EnergyConfig {
+  double mac_pj = -1.0;          // pJ per PE per MAC step; negative: `calibrated` (energy.h)
+  double sram_pj_per_bit = 0.05; // pJ per SRAM bit read or written
+  bool mac_calibrated() const { return mac_pj < 0; }
+};
+
 struct Config {
   std::string name = "fornt16";
   std::string source = "built-in";  // file it came from, for messages and reports
@@ -61,6 +68,7 @@ struct Config {
   FeederConfig feeder;
   double clock_mhz = 555.0;
   DramConfig dram;
+  EnergyConfig energy;
 
   int elem_bits() const { return arithmetic_info(arithmetic).elem_bits; }
   int acc_bits() const { return arithmetic_info(arithmetic).acc_bits; }

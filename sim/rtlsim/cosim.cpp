@@ -85,6 +85,7 @@ CosimResult run(const Program& prog, const ConvOperands& ops, const DramTiming& 
     ro.trace_path = trace_path;
     ro.randomize_x = opt.randomize_x;
     ro.x_seed = opt.x_seed;
+    if (trace_path.empty()) ro.vcd_sink = opt.rtl_vcd_sink;
     rtl = opt.rtl_factory ? opt.rtl_factory(ro) : make_rtl_top(prog.config, ro);
     env_rtl.dram = make_dram(prog, image, timing);
     rtl->set_reset(true);
@@ -143,6 +144,7 @@ CosimResult run(const Program& prog, const ConvOperands& ops, const DramTiming& 
         rtl->set_cmd(cmd_valid, cmd_valid ? cmds[env_rtl.next_cmd] : no_cmd);
         rtl->set_mem(d.req_ready(), d.rsp_valid(), d.rsp_valid() ? d.rsp() : hw::MemRsp{});
         rtl->eval();
+        res.rtl_mac_cycles += rtl->cycle_kind() == 1;  // SequencerCore::CycleKind::Mac
         rtl_ready = rtl->cmd_ready();
         rtl_valid = rtl->mem_req_valid();
         if (rtl_valid) rtl_req = rtl->mem_req();

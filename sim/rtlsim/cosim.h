@@ -3,7 +3,9 @@
 // their ports are compared every cycle. Either side can also run alone (`--model rtl`).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,8 @@ struct CosimOptions {
   std::uint64_t watchdog_cycles = 2'000'000;  // no command completes for this long: failure
   // The RTL model to use instead of the one make_rtl_top() picks (benchmarks of other builds).
   std::unique_ptr<RtlTop> (*rtl_factory)(const RtlTopOptions&) = nullptr;
+  // Power proxy: the RTL's VCD, one sample per cycle, streamed here (RtlTopOptions::vcd_sink).
+  std::function<void(const char*, std::size_t)> rtl_vcd_sink;
 };
 
 struct Divergence {
@@ -48,6 +52,7 @@ struct CosimResult {
   SideResult sc, rtl;
   hw::AcceleratorStats sc_stats;
   std::uint64_t rtl_gated = 0;  // gated PE MACs counted by the RTL
+  std::uint64_t rtl_mac_cycles = 0;  // cycles the RTL's issue stage classed as MAC steps
   Divergence first;             // first cycle where the two sides' ports differ
   bool cycles_equal = false;
   bool outputs_equal = false;

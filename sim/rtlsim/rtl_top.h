@@ -3,7 +3,9 @@
 // (FLYCOL_RTL_CONFIGS); make_rtl_top() picks the one whose configuration equals the requested one.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +21,9 @@ struct RtlTopOptions {
   std::string trace_path;       // where, when trace is set
   bool randomize_x = false;     // --x-initial unique: random initial values of unreset state
   std::uint32_t x_seed = 1;
+  // Power proxy (sim/power): the VCD of every signal goes to this function instead of a file,
+  // one sample per cycle (after eval(), before the clock edge). Not together with `trace`.
+  std::function<void(const char* data, std::size_t size)> vcd_sink;
 };
 
 class RtlTop {

@@ -2,6 +2,7 @@
 // that CMake generates (rtl_top_<tag>.cpp), so that each Verilated model is compiled once.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -13,6 +14,21 @@
 
 namespace flycol {
 
+// A VCD "file" that hands the text to a function (RtlTopOptions::vcd_sink).
+class VcdSinkFile final : public VerilatedVcdFile {
+public:
+  explicit VcdSinkFile(std::function<void(const char*, std::size_t)> sink) : sink_(std::move(sink)) {}
+  bool open(const std::string&) override { return true; }
+  void close() override {}
+  ssize_t write(const char* bufp, ssize_t len) override {
+    if (len > 0) sink_(bufp, std::size_t(len));
+    return len;
+  }
+
+private:
+  std::function<void(const char*, std::size_t)> sink_;
+};
+
 template <class V>
 class RtlTopImpl final : public RtlTop {
 public:
@@ -22,9 +38,15 @@ public:
     // behave the same, which the co-simulation tests check.
     ctx_->randReset(opt.randomize_x ? 2 : 0);
     if (opt.randomize_x) ctx_->randSeed(int(opt.x_seed));
-    if (opt.trace) ctx_->traceEverOn(true);
+    if (opt.trace || opt.vcd_sink) ctx_->traceEverOn(true);
     top_ = std::make_unique<V>(ctx_.get(), "flycol_top");
-    if (opt.trace) {
+    if (opt.vcd_sink) {
+      sink_ = std::make_unique<VcdSinkFile>(opt.vcd_sink);
+      vcd_ = std::make_unique<VerilatedVcdC>(sink_.get());
+      top_->trace(vcd_.get(), 99);
+      vcd_->open("(power sink)");
+      per_cycle_ = true;
+    } else if (opt.trace) {
       vcd_ = std::make_unique<VerilatedVcdC>();
       top_->trace(vcd_.get(), 99);
       vcd_->open(opt.trace_path.c_str());
@@ -65,7 +87,7 @@ public:
   void clock() override {
     top_->clk_i = 1;
     top_->eval();
-    dump();
+    if (!per_cycle_) dump();
     top_->clk_i = 0;
   }
 
@@ -101,7 +123,9 @@ private:
   std::string tag_;
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<V> top_;
+  std::unique_ptr<VcdSinkFile> sink_;  // outlives vcd_, which writes into it until closed
   std::unique_ptr<VerilatedVcdC> vcd_;
+  bool per_cycle_ = false;             // one sample per cycle (power proxy)
   std::uint64_t time_ = 0;
 };
 

@@ -10,6 +10,7 @@
 #include "sim/analytic/analytic_model.h"
 #include "sim/compiler/compiler.h"
 #include "sim/dram/dram_model.h"
+#include "sim/energy/energy.h"
 
 namespace flycol {
 
@@ -69,6 +70,11 @@ RunOutcome run_analytic(const RunRequest& req) {
   c["reference"] = "none";
   c["bit_exact"] = nullptr;
   c["mismatches"] = nullptr;
+  energy::Activity act;
+  act.mac_steps = st.mac_cycles;
+  for (int i = 0; i < 3; ++i) act.sram_words[i] = st.sram_reads[i] + st.sram_writes[i];
+  act.dram_bytes = st.dram.total();
+  j["energy"] = energy::run_json(cfg, act, seconds_at_clock);
   j["sim_wall_seconds"] = wall;
   j["sim_cycles_per_s"] = wall > 0 ? double(st.cycles) / wall : 0.0;
 
@@ -90,6 +96,7 @@ RunOutcome run_analytic(const RunRequest& req) {
       st.sram_reads[1], st.sram_writes[1], st.sram_reads[2], st.sram_writes[2], double(st.dram.ifmap) * mb,
       double(st.dram.weights) * mb, double(st.dram.psums_in) * mb, double(st.dram.ofmap) * mb,
       double(st.dram.total()) * mb, wall, model.distinct_runs());
+  r.text += energy::run_text(cfg, act, seconds_at_clock);
   return r;
 }
 

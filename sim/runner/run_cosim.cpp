@@ -4,12 +4,20 @@
 // the RTL run when the two disagree.
 #include "sim/runner/run_cosim.h"
 
+#include <cstdio>
+#include <memory>
+
 #include <fmt/format.h>
 
+#include "sim/common/input_error.h"
 #include "sim/compiler/compiler.h"
+#include "sim/energy/energy.h"
 #include "sim/golden/conv.h"
+#include "sim/power/power.h"
+#include "sim/power/toggle_counter.h"
 #include "sim/rtlsim/cosim.h"
 #include "sim/runner/run_common.h"
+#include "sim/synth/synth.h"
 
 namespace flycol {
 
@@ -28,6 +36,21 @@ RunOutcome run_cosim(const RunRequest& req) {
   // A waveform: always with --trace; otherwise only to explain a mismatch.
   co.wave_on_mismatch = req.trace_path.empty();
   co.wave_path = req.trace_path.empty() ? (both ? std::string("flycol_rtl_mismatch.vcd") : std::string()) : req.trace_path;
+
+  // --power: the synthesized capacitance per part first (cached after the first run), then the
+  // RTL's VCD streamed into the toggle counter.
+  std::unique_ptr<synth::SynthReport> synth_report;
+  std::unique_ptr<power::VcdToggleCounter> toggles;
+  bool synth_ran = false;
+  if (req.power) {
+    if (!req.trace_path.empty()) throw InputError("--power", "", "cannot be combined with --trace (both use the RTL's trace)");
+    synth_report = std::make_unique<synth::SynthReport>(synth::synthesize_cached(
+        cfg, synth::default_cache_dir(), &synth_ran, {}, [](const std::string& note) {
+          std::fputs(("flycol run: " + note + "\n").c_str(), stderr);
+        }));
+    toggles = std::make_unique<power::VcdToggleCounter>();
+    co.rtl_vcd_sink = [t = toggles.get()](const char* p, std::size_t n) { t->feed(p, n); };
+  }
   const CosimResult cr = cosim_layer(prog, ops, timing_for(req), co);
 
   golden::ConvOptions gopt;
@@ -103,6 +126,32 @@ RunOutcome run_cosim(const RunRequest& req) {
   }
   if (!cr.rtl.error.empty()) c["error_rtl"] = cr.rtl.error;
   if (!cr.sc.error.empty()) c["error_sc"] = cr.sc.error;
+  // Energy: MAC steps from the RTL's issue stage; SRAM accesses from the SystemC twin (both) or
+  // from the power proxy's trace (--power); DRAM bytes from the RTL's DRAM model.
+  energy::Activity act;
+  act.mac_steps = both ? cr.sc_stats.mac_cycles : cr.rtl_mac_cycles;
+  act.dram_bytes = cr.rtl.dram.total;
+  bool sram_counted = both;
+  power::PowerReport pw;
+  if (toggles) {
+    toggles->finish();
+    pw = power::power_proxy(*toggles, *synth_report);
+  }
+  for (int i = 0; i < 3; ++i) {
+    if (both) act.sram_words[i] = cr.sc_stats.sram_reads[i] + cr.sc_stats.sram_writes[i];
+    else if (pw.sram_counted) act.sram_words[i] = pw.sram_reads[i];
+  }
+  sram_counted = sram_counted || pw.sram_counted;
+  j["energy"] = energy::run_json(cfg, act, secs, sram_counted);
+  double sram_share = 0;
+  if (toggles) {
+    const energy::Estimate e = energy::estimate(cfg, act);
+    sram_share = e.core_j + e.sram_j > 0 ? e.sram_j / (e.core_j + e.sram_j) : 0.0;
+    j["power"] = power::power_json(pw, sram_share);
+    j["power"]["synthesis"]["cache"] = synth::default_cache_dir();
+    j["power"]["synthesis"]["ran_now"] = synth_ran;
+    j["power"]["synthesis"]["logic_nand2_eq"] = synth_report->logic_nand2_eq();
+  }
   j["rtl_wall_seconds"] = cr.rtl.wall_seconds;
   j["rtl_cycles_per_s"] = cr.rtl.wall_seconds > 0 ? double(cr.rtl.cycles) / cr.rtl.wall_seconds : 0.0;
   if (both) j["sc_wall_seconds"] = cr.sc.wall_seconds;
@@ -146,6 +195,8 @@ RunOutcome run_cosim(const RunRequest& req) {
       double(cr.rtl.dram.total) * 1e-6, check, cr.rtl.wall_seconds,
       cr.rtl.wall_seconds > 0 ? double(cr.rtl.cycles) / cr.rtl.wall_seconds : 0.0,
       both ? fmt::format("; SystemC core {:.2f} s wall", cr.sc.wall_seconds) : std::string());
+  r.text += energy::run_text(cfg, act, secs, sram_counted);
+  if (toggles) r.text += power::power_text(pw, sram_share);
   return r;
 }
 

@@ -10,6 +10,7 @@
 #include "sim/common/input_error.h"
 #include "sim/compiler/compiler.h"
 #include "sim/dram/dram_model.h"
+#include "sim/energy/energy.h"
 #include "sim/golden/conv.h"
 #include "sim/runner/models.h"
 #include "sim/runner/run_analytic.h"
@@ -220,6 +221,11 @@ RunOutcome run_sc(const RunRequest& req) {
     c["want"] = fmt::format("0x{:x}", want[std::size_t(mm.first)]);
   }
   if (!res.error.empty()) c["error"] = res.error;
+  energy::Activity act;
+  act.mac_steps = st.mac_cycles;
+  for (int i = 0; i < 3; ++i) act.sram_words[i] = st.sram_reads[i] + st.sram_writes[i];
+  act.dram_bytes = b_total;
+  j["energy"] = energy::run_json(cfg, act, seconds_at_clock);
   j["sim_wall_seconds"] = res.wall_seconds;
   j["sim_cycles_per_s"] = res.wall_seconds > 0 ? double(res.cycles) / res.wall_seconds : 0.0;
 
@@ -252,6 +258,7 @@ RunOutcome run_sc(const RunRequest& req) {
                                        want[std::size_t(mm.first)]),
       res.wall_seconds, res.wall_seconds > 0 ? double(res.cycles) / res.wall_seconds : 0.0,
       res.wall_seconds > 0 ? double(L.macs()) / res.wall_seconds / 1e6 : 0.0);
+  r.text += energy::run_text(cfg, act, seconds_at_clock);
   return r;
 }
 

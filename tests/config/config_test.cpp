@@ -80,7 +80,7 @@ TEST_CASE("fornt16.yaml sets every key, so the file alone defines the default", 
   std::sort(in_file.begin(), in_file.end());
   std::sort(all_keys.begin(), all_keys.end());
   CHECK(in_file == all_keys);
-  CHECK(all_keys.size() == 25);
+  CHECK(all_keys.size() == 27);
 }
 
 TEST_CASE("the default holds every value of the brief's reference table", "[config]") {
@@ -318,7 +318,7 @@ TEST_CASE("scalars are parsed strictly", "[config]") {
     CHECK_THAT(problem("name: \"\""), Contains("is an empty string: must be a name"));
     CHECK_THAT(problem("name: { a: 1 }"), Contains("is a mapping: must be a name"));
     CHECK(problem("fornt16") == "the top level is a scalar (= fornt16): must be a mapping with keys name, array, "
-                                "arithmetic, pe, sram, feeder, clock, dram");
+                                "arithmetic, pe, sram, feeder, clock, dram, energy");
     CHECK_THAT(problem("dram: { type: LPDDR3 }"), Contains("= LPDDR3: must be one of lpddr3, lpddr4, ddr4, hbm2, custom"));
     for (const char* t : {"lpddr3", "lpddr4", "ddr4", "hbm2", "custom"})
       CHECK(flycol::parse_config(std::string("dram: { type: ") + t + " }", "t").dram.type == t);
@@ -455,4 +455,27 @@ TEST_CASE("unreadable files", "[config]") {
   CHECK_THAT(missing.problem(), StartsWith("cannot read file"));
   const InputError dir = input_error_of([] { flycol::load_config(repo_path("configs")); });
   CHECK_THAT(dir.problem(), StartsWith("cannot read file"));
+}
+
+TEST_CASE("energy keys: calibrated or a number, validated, round-tripped", "[config]") {
+  const Config& def = flycol::default_config();
+  CHECK(def.energy.mac_calibrated());
+  CHECK(def.energy.sram_pj_per_bit == 0.05);
+  const Config c = flycol::parse_config("energy:\n  mac_pj: 2.25\n  sram_pj_per_bit: 0.08\n", "e.yaml");
+  CHECK_FALSE(c.energy.mac_calibrated());
+  CHECK(c.energy.mac_pj == 2.25);
+  CHECK(c.energy.sram_pj_per_bit == 0.08);
+  CHECK(c != def);
+  CHECK(flycol::parse_config(flycol::to_yaml(c), "round trip") == c);
+  CHECK_THAT(flycol::to_yaml(def), Contains("energy:\n  mac_pj: calibrated\n  sram_pj_per_bit: 0.05\n"));
+  CHECK(flycol::parse_config("energy: { mac_pj: calibrated }\n", "e.yaml").energy.mac_calibrated());
+
+  const InputError word = input_error_of([] { flycol::parse_config("energy: { mac_pj: fast }\n", "e.yaml"); });
+  CHECK(word.source() == "e.yaml");
+  CHECK(word.key() == "energy.mac_pj");
+  CHECK_THAT(word.problem(), Contains("calibrated") && Contains("[0, 1000]"));
+  const InputError neg = input_error_of([] { flycol::parse_config("energy: { sram_pj_per_bit: -1 }\n", "e.yaml"); });
+  CHECK(neg.key() == "energy.sram_pj_per_bit");
+  const InputError unknown = input_error_of([] { flycol::parse_config("energy: { dram_pj: 3 }\n", "e.yaml"); });
+  CHECK(unknown.key() == "energy.dram_pj");
 }
