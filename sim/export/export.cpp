@@ -187,7 +187,8 @@ ExportResult export_package(const ExportOptions& opt) {
                          to_yaml(cfg)));
 
   // The Verilog-2005 netlist.
-  write_text(pkg / kYosysScript, yosys_script(info.sv_files, kNetlist));
+  info.flattened = opt.flatten;
+  write_text(pkg / kYosysScript, yosys_script(info.sv_files, kNetlist, opt.flatten));
   const auto t0 = std::chrono::steady_clock::now();
   run_yosys(opt.yosys, pkg.string(), kYosysScript, (staging.dir() / "yosys.log").string());
   const double yosys_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -196,9 +197,10 @@ ExportResult export_package(const ExportOptions& opt) {
   const std::string netlist =
       fmt::format("// flycol_top, configuration '{}': the Verilog-2005 netlist of the SystemVerilog in rtl/,\n"
                   "// written by flycol export (flycol {}) with {}\n"
-                  "// running {}. Word level, not technology mapped; parameterized modules\n"
-                  "// renamed flycol_<module>[_<n>] (see README.md).\n",
-                  cfg.name, info.version, info.yosys_version.empty() ? "Yosys" : info.yosys_version, kYosysScript) +
+                  "// running {}. Word level, not technology mapped; {}.\n",
+                  cfg.name, info.version, info.yosys_version.empty() ? "Yosys" : info.yosys_version, kYosysScript,
+                  opt.flatten ? "flattened into the one module flycol_top (see README.md)"
+                              : "parameterized modules\n// renamed flycol_<module>[_<n>] (see README.md)") +
       rename_modules(raw, "flycol_top", "flycol_");
   write_text(pkg / kNetlist, netlist);
   info.netlist_modules = netlist_modules(netlist);

@@ -19,6 +19,8 @@ struct ExportOptions {
   // Replace an existing non-empty out_dir. Only an earlier export (a directory holding a flycol
   // manifest.json) is ever replaced; any other non-empty directory is refused even with force.
   bool force = false;
+  // Write the netlist flattened (one module) instead of with the hierarchy of the sources.
+  bool flatten = false;
   std::string yosys = "yosys";  // name on PATH or path of the Yosys executable
   std::string version;          // flycol's version for the manifest; empty: this library's
 };

@@ -71,6 +71,11 @@ Json manifest_json(const PackageInfo& p, const std::vector<ManifestEntry>& files
   Json tools = Json::object();
   tools["yosys"] = p.yosys_version;
   j["tools"] = tools;
+  Json netlist = Json::object();
+  netlist["path"] = kNetlist;
+  netlist["flattened"] = p.flattened;
+  netlist["modules"] = static_cast<unsigned long long>(p.netlist_modules.size());
+  j["netlist"] = netlist;
   Json list = Json::array();
   for (const auto& f : files) {
     Json e = Json::object();

@@ -74,7 +74,7 @@ std::string log_errors(const std::string& log_path) {
 
 }  // namespace
 
-std::string yosys_script(const std::vector<std::string>& sv_files, const std::string& out_v) {
+std::string yosys_script(const std::vector<std::string>& sv_files, const std::string& out_v, bool flatten) {
   std::string s =
       "# Elaborates flycol_top from the SystemVerilog of this package and writes the Verilog-2005\n"
       "# netlist (word level: no technology mapping). Run from the package root:\n"
@@ -85,8 +85,9 @@ std::string yosys_script(const std::vector<std::string>& sv_files, const std::st
       "# Yosys defines SYNTHESIS, which leaves out the simulation assertions.\n";
   for (const auto& f : sv_files) s += "read_verilog -sv " + f + "\n";
   s += "hierarchy -check -top flycol_top\n"
-       "proc\n"
-       "opt\n"
+       "proc\n";
+  if (flatten) s += "flatten\n";
+  s += "opt\n"
        "check\n"
        "write_verilog -noattr " + out_v + "\n";
   return s;

@@ -342,7 +342,9 @@ std::string readme_text(const PackageInfo& p) {
                    p.sv_files.size() > 1 ? p.sv_files[1] : "");
   s += fmt::format("| `{}` | the sources in dependency order, packages first, paths relative to this directory |\n", kFilelist);
   s += fmt::format("| `{}` | FuseSoC core (CAPI 2): the same fileset; targets `lint` (Verilator on the sources), `sim` (the smoke test on the netlist with Icarus Verilog) |\n", kCoreFile);
-  s += fmt::format("| `{}` | the elaborated design as one Verilog-2005 file, written by {} (word level, not technology mapped) |\n", kNetlist, p.yosys_version.empty() ? "Yosys" : p.yosys_version);
+  s += fmt::format("| `{}` | the elaborated design as one Verilog-2005 file, written by {} (word level, not technology mapped; {}) |\n",
+                   kNetlist, p.yosys_version.empty() ? "Yosys" : p.yosys_version,
+                   p.flattened ? "flattened: the one module `flycol_top`" : "the hierarchy of the sources");
   s += fmt::format("| `{}` | the Yosys script that wrote it |\n", kYosysScript);
   s += fmt::format("| `{}` | timing constraints template: the clock from the configuration, I/O delays as placeholders |\n", kSdc);
   s += fmt::format("| `{}` | reset smoke test (Verilog-2005) for the netlist or the sources |\n", kSmokeTb);
@@ -365,10 +367,15 @@ std::string readme_text(const PackageInfo& p) {
        "* **FPGA**: the SRAM model (`rtl/common/sram_bank.sv`) infers block RAM as it is (one read or write\n"
        "  per cycle, registered read data, element write enables).\n"
        "* **Simulation**: the sources need a SystemVerilog simulator (Verilator 5, commercial tools);\n"
-       "  `netlist/flycol_top.v` runs in any Verilog-2005 simulator. Parameterized modules in the netlist\n"
-       "  are renamed `flycol_<module>` (or `flycol_<module>_<n>` for several specializations), so\n"
-       "  they do not clash with modules of the surrounding design; the hierarchy and instance names are\n"
-       "  those of the sources.\n\n";
+       "  `netlist/flycol_top.v` runs in any Verilog-2005 simulator.";
+  s += p.flattened
+           ? " It is flattened (`flycol export --flatten`): the one\n"
+             "  module `flycol_top`, whose internal signals carry their instance path in their (escaped) names,\n"
+             "  e.g. `\\u_array.gen_pe_row[0].gen_pe_col[0].u_pe.acc_q`. Without `--flatten` the export keeps the hierarchy of the sources.\n\n"
+           : " Parameterized modules in the netlist\n"
+             "  are renamed `flycol_<module>` (or `flycol_<module>_<n>` for several specializations), so\n"
+             "  they do not clash with modules of the surrounding design; the hierarchy and instance names are\n"
+             "  those of the sources. `flycol export --flatten` writes it as the one module `flycol_top`.\n\n";
 
   s += "## Configuration\n\n";
   s += "The values every module receives as `flycol_cfg_pkg::Cfg` (`cfg_t`):\n\n| field | value | meaning |\n|---|---|---|\n";

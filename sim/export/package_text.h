@@ -37,6 +37,7 @@ struct PackageInfo {
   std::vector<std::string> sv_files;   // package-relative, dependency order, packages first
   std::vector<TopPort> ports;
   std::vector<std::string> netlist_modules;  // module names in the netlist (flycol_top last)
+  bool flattened = false;              // the netlist is the one module flycol_top
   std::string flycol_pkg_sv;           // the text of the command-format package
 };
 

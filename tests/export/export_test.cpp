@@ -130,6 +130,10 @@ TEST_CASE("export writes the whole package with a stand-in Yosys; the manifest l
   CHECK(m["config"]["values"]["array"]["rows"].as<int>() == 4);
   CHECK(m["config"]["rtl_cfg"]["bus_elems"].as<int>() == 4);
   CHECK(m["tools"]["yosys"].as<std::string>() == "Yosys 0.23 (stand-in of export_test)");
+  CHECK(m["netlist"]["path"].as<std::string>() == kNetlist);
+  CHECK_FALSE(m["netlist"]["flattened"].as<bool>());
+  CHECK(m["netlist"]["modules"].as<std::size_t>() == r.netlist_modules.size());
+  CHECK(slurp(pkg / kYosysScript).find("\nflatten\n") == std::string::npos);
   std::set<std::string> listed;
   for (const auto& f : m["files"]) {
     const std::string path = f["path"].as<std::string>();
@@ -152,6 +156,23 @@ TEST_CASE("export writes the whole package with a stand-in Yosys; the manifest l
   CHECK(netlist.find("  flycol_fifo u_fifo (") != std::string::npos);
   CHECK(netlist.find("$paramod") == std::string::npos);
   CHECK(netlist.rfind("// flycol_top, configuration 'small'", 0) == 0);
+}
+
+TEST_CASE("export with flatten asks Yosys for one module and says so in the script, manifest and README", "[export]") {
+  const fs::path d = scratch("flatten");
+  ExportOptions o = options(d / "pkg", fake_yosys(d).string());
+  o.flatten = true;
+  export_package(o);
+  const fs::path pkg = d / "pkg";
+  const std::string script = slurp(pkg / kYosysScript);
+  const std::size_t proc = script.find("\nproc\n"), flatten = script.find("\nflatten\n"), opt = script.find("\nopt\n");
+  REQUIRE(flatten != std::string::npos);
+  CHECK(proc < flatten);
+  CHECK(flatten < opt);  // opt after flatten simplifies across the former module boundaries
+  const YAML::Node m = YAML::LoadFile((pkg / kManifest).string());
+  CHECK(m["netlist"]["flattened"].as<bool>());
+  CHECK(slurp(pkg / kReadme).find("flattened: the one module `flycol_top`") != std::string::npos);
+  CHECK(slurp(pkg / kNetlist).find("flattened into the one module flycol_top") != std::string::npos);
 }
 
 TEST_CASE("the exported config.yaml reads back as the same configuration", "[export]") {
