@@ -25,6 +25,7 @@ struct RunArgs {
   std::string trace;
   std::uint64_t dram_seed = 0;
   std::string order;
+  std::string tiling = "heuristic";
   bool power = false;
 };
 
@@ -38,6 +39,7 @@ int run_layer_command(const RunArgs& a) {
   req.trace_path = a.trace;
   req.dram_seed = a.dram_seed;
   req.order = a.order;
+  req.tiling = a.tiling;
   req.power = a.power;
   if (a.power && a.model != "rtl" && a.model != "both")
     throw InputError("--power", "", fmt::format("needs --model rtl or both (the proxy counts the RTL's toggles), not {}",
@@ -72,6 +74,11 @@ Subcommand add_run(CLI::App& app) {
   run->add_option("--dram-seed", a->dram_seed,
                   "randomize DRAM latency and back-pressure with this seed (0: the configuration's fixed timing)");
   run->add_option("--order", a->order, "loop order of the layer compiler: output_stationary or spill");
+  run->add_option("--tiling", a->tiling,
+                  "heuristic (the compiler's plan) or search (the tiling and loop-order search flycol net uses, "
+                  "candidates timed by the analytic model)")
+      ->check(CLI::IsMember({"heuristic", "search"}))
+      ->capture_default_str();
   run->add_flag("--power", a->power,
                 "with --model rtl or both: dynamic power proxy per block from the RTL's toggles and the synthesized "
                 "capacitance (synthesizes the configuration once, then cached; see docs/synth.md)");

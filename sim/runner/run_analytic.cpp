@@ -11,15 +11,14 @@
 #include "sim/compiler/compiler.h"
 #include "sim/dram/dram_model.h"
 #include "sim/energy/energy.h"
+#include "sim/runner/run_common.h"
 
 namespace flycol {
 
 RunOutcome run_analytic(const RunRequest& req) {
   const Layer& L = req.layer;
   const Config& cfg = req.config;
-  CompileOptions copt;
-  if (!req.order.empty()) copt.order = req.order;
-  const Program prog = compile_layer(L, cfg, copt);
+  const Program prog = compile_request(req);
   const auto t0 = std::chrono::steady_clock::now();
   analytic::Model model(prog.hw, DramTiming::from(cfg));  // a random DRAM profile (--dram-seed) is not modelled
   const analytic::Result res = model.run(prog);
@@ -37,6 +36,7 @@ RunOutcome run_analytic(const RunRequest& req) {
   j["config"] = config_json(cfg);
   j["seed"] = req.seed;
   j["plan"] = prog.plan.describe();
+  j["tiling"] = req.tiling;
   j["commands"] = std::uint64_t(prog.commands.size());
   j["cycles"] = st.cycles;
   j["macs"] = L.macs();
@@ -82,7 +82,7 @@ RunOutcome run_analytic(const RunRequest& req) {
   r.text = fmt::format(
       "flycol run: model analytic ({} arithmetic), config {} ({})\n"
       "  layer        {}\n"
-      "  tiling       {}, {} commands\n"
+      "  tiling       {} ({}), {} commands\n"
       "  cycles       {} ({:.1f} us at {} MHz, {:.1f} GFLOP/s)\n"
       "  MACs         {}\n"
       "  utilization  {:.1f} %\n"
@@ -90,7 +90,7 @@ RunOutcome run_analytic(const RunRequest& req) {
       "  SRAM r/w     ifmap {}/{}, weights {}/{}, psums {}/{}\n"
       "  DRAM bytes   ifmap {:.3f} MB, weights {:.3f} MB, psums in {:.3f} MB, ofmap {:.3f} MB, total {:.3f} MB\n"
       "  model time   {:.4f} s wall ({} distinct RUN timings)\n",
-      arithmetic_info(cfg.arithmetic).name, cfg.name, cfg.source, L.spec(), prog.plan.describe(), prog.commands.size(),
+      arithmetic_info(cfg.arithmetic).name, cfg.name, cfg.source, L.spec(), prog.plan.describe(), req.tiling, prog.commands.size(),
       st.cycles, seconds_at_clock * 1e6, cfg.clock_mhz, gflops, L.macs(), util * 100, st.mac_cycles, st.feeder_stall,
       st.weight_stall, st.context_stall, st.pipeline, st.dram_stall, st.tail, st.sram_reads[0], st.sram_writes[0],
       st.sram_reads[1], st.sram_writes[1], st.sram_reads[2], st.sram_writes[2], double(st.dram.ifmap) * mb,

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/compiler/compiler.h"
 #include "sim/dram/dram_model.h"
 #include "sim/runner/run_layer.h"
 #include "sim/workload/workload.h"
@@ -22,5 +23,10 @@ Mismatches compare_outputs(const std::vector<AccBits>& got, const std::vector<Ac
 std::string index_name(const Layer& L, std::int64_t i);
 // The configuration's DRAM timing, or a reproducible random profile when dram_seed is set.
 DramTiming timing_for(const RunRequest& req);
+// The program of the request's layer: the compiler's heuristic plan (in req.order, if given), or
+// with tiling "search" the plan `flycol net` would pick (the search's candidates and the heuristic
+// plan timed by the analytic model at the configuration's DRAM rate). Throws InputError for an
+// unknown tiling, for --order with search (the search chooses the order), or a layer that cannot run.
+Program compile_request(const RunRequest& req);
 
 }  // namespace flycol

@@ -25,9 +25,7 @@ RunOutcome run_cosim(const RunRequest& req) {
   const bool both = req.model == "both";
   const Layer& L = req.layer;
   const Config& cfg = req.config;
-  CompileOptions copt;
-  if (!req.order.empty()) copt.order = req.order;
-  const Program prog = compile_layer(L, cfg, copt);
+  const Program prog = compile_request(req);
   const ConvOperands ops = make_random_operands(L, cfg.arithmetic, req.seed, {req.zero_fraction});
 
   CosimOptions co;
@@ -76,6 +74,7 @@ RunOutcome run_cosim(const RunRequest& req) {
   j["config"] = config_json(cfg);
   j["seed"] = req.seed;
   j["plan"] = prog.plan.describe();
+  j["tiling"] = req.tiling;
   j["commands"] = std::uint64_t(prog.commands.size());
   j["cycles"] = cycles;
   if (both) j["cycles_sc"] = cr.sc.cycles;
@@ -180,7 +179,7 @@ RunOutcome run_cosim(const RunRequest& req) {
   r.text = fmt::format(
       "flycol run: model {} ({} arithmetic), config {} ({}), seed {}\n"
       "  layer        {}\n"
-      "  tiling       {}, {} commands\n"
+      "  tiling       {} ({}), {} commands\n"
       "  cycles       {}{} ({:.1f} us at {} MHz)\n"
       "  MACs         {}\n"
       "  checksum     0x{:016x}\n"
@@ -188,7 +187,7 @@ RunOutcome run_cosim(const RunRequest& req) {
       "  DRAM bytes   ifmap {:.3f} MB, weights {:.3f} MB, psums in {:.3f} MB, ofmap {:.3f} MB, total {:.3f} MB\n"
       "  check        {}\n"
       "  sim speed    RTL {:.2f} s wall, {:.0f} cycles/s{}\n",
-      req.model, arithmetic_info(cfg.arithmetic).name, cfg.name, cfg.source, req.seed, L.spec(), prog.plan.describe(),
+      req.model, arithmetic_info(cfg.arithmetic).name, cfg.name, cfg.source, req.seed, L.spec(), prog.plan.describe(), req.tiling,
       prog.commands.size(), cycles, both ? fmt::format(" (SystemC {})", cr.sc.cycles) : std::string(), secs * 1e6,
       cfg.clock_mhz, L.macs(), checksum(cr.rtl.outputs, cfg.arithmetic), util * 100, double(cr.rtl.dram.ifmap) * 1e-6,
       double(cr.rtl.dram.weights) * 1e-6, double(cr.rtl.dram.psums_in) * 1e-6, double(cr.rtl.dram.ofmap) * 1e-6,

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/analytic/plan_choice.h"
 #include "sim/common/input_error.h"
 #include "sim/compiler/compiler.h"
 #include "sim/dram/dram_model.h"
@@ -72,6 +73,22 @@ DramTiming timing_for(const RunRequest& req) {
     t.extra_latency_max = 64;
   }
   return t;
+}
+
+Program compile_request(const RunRequest& req) {
+  if (req.tiling == "heuristic") {
+    CompileOptions copt;
+    if (!req.order.empty()) copt.order = req.order;
+    return compile_layer(req.layer, req.config, copt);
+  }
+  if (req.tiling != "search")
+    throw InputError("--tiling", "", fmt::format("= {}: must be heuristic or search", req.tiling));
+  if (!req.order.empty())
+    throw InputError("--order", "", "cannot be combined with --tiling search, which chooses the loop order itself");
+  analytic::Planner planner(req.config, DramTiming::from(req.config), analytic::Tiling::search);
+  Program prog = planner.choose(req.layer, analytic::Lowering::feeder).program;
+  prog.layer.name = req.layer.name;
+  return prog;
 }
 
 namespace {
@@ -151,9 +168,7 @@ RunOutcome run_golden(const RunRequest& req) {
 RunOutcome run_sc(const RunRequest& req) {
   const Layer& L = req.layer;
   const Config& cfg = req.config;
-  CompileOptions copt;
-  if (!req.order.empty()) copt.order = req.order;
-  const Program prog = compile_layer(L, cfg, copt);
+  const Program prog = compile_request(req);
   const ConvOperands ops = make_random_operands(L, cfg.arithmetic, req.seed, {req.zero_fraction});
   ScSimulation sim(prog.hw);
   if (!req.trace_path.empty()) sim.trace_to(req.trace_path);
@@ -182,6 +197,7 @@ RunOutcome run_sc(const RunRequest& req) {
   j["config"] = config_json(cfg);
   j["seed"] = req.seed;
   j["plan"] = prog.plan.describe();
+  j["tiling"] = req.tiling;
   j["commands"] = std::uint64_t(prog.commands.size());
   j["cycles"] = res.cycles;
   j["macs"] = L.macs();
@@ -233,7 +249,7 @@ RunOutcome run_sc(const RunRequest& req) {
   r.text = fmt::format(
       "flycol run: model sc ({} arithmetic), config {} ({}), seed {}\n"
       "  layer        {}\n"
-      "  tiling       {}, {} commands\n"
+      "  tiling       {} ({}), {} commands\n"
       "  cycles       {} ({:.1f} us at {} MHz, {:.1f} GFLOP/s)\n"
       "  MACs         {}\n"
       "  checksum     0x{:016x}\n"
@@ -243,7 +259,7 @@ RunOutcome run_sc(const RunRequest& req) {
       "  DRAM bytes   ifmap {:.3f} MB, weights {:.3f} MB, psums in {:.3f} MB, ofmap {:.3f} MB, total {:.3f} MB\n"
       "  check        {}\n"
       "  sim speed    {:.2f} s wall, {:.0f} cycles/s, {:.1f} M MAC/s\n",
-      arithmetic_info(cfg.arithmetic).name, cfg.name, cfg.source, req.seed, L.spec(), prog.plan.describe(),
+      arithmetic_info(cfg.arithmetic).name, cfg.name, cfg.source, req.seed, L.spec(), prog.plan.describe(), req.tiling,
       prog.commands.size(), res.cycles, seconds_at_clock * 1e6, cfg.clock_mhz,
       seconds_at_clock > 0 ? 2.0 * double(L.macs()) / seconds_at_clock / 1e9 : 0.0, L.macs(),
       checksum(got, cfg.arithmetic), util * 100,

@@ -20,6 +20,7 @@ struct RunRequest {
   std::string trace_path;      // --trace: VCD of the top-level signals (sc)
   std::uint64_t dram_seed = 0; // nonzero: randomized DRAM latency/back-pressure profile
   std::string order;           // loop order for the compiler ("" = its default)
+  std::string tiling = "heuristic";  // "heuristic" (the compiler's plan) or "search" (sim/compiler/search.h)
   bool power = false;          // --power (rtl, both): toggle-count power proxy (sim/power)
 };
 
