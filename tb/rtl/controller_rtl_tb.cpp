@@ -26,24 +26,16 @@
 #include "hw/controller/controller_core.h"
 #include "tb/rtl/vl_port.h"
 #include "sim/config/config.h"
+#include "tb/rtl/lockstep_tb.h"
 #include "sim/rtlgen/rtl_types.h"
 
 using namespace flycol::hw;
 using Vtop = FLYCOL_VTOP;
-using flycol::rtltb::get_bits;
+using namespace flycol::rtltb;
 
 namespace {
 
 constexpr int kEngines = ControllerCore::kEngines;
-constexpr int kMaxReported = 20;
-int g_errors = 0;
-
-void fail(const std::string& msg) {
-  std::fflush(stdout);  // keep the order with Verilator's assertion messages
-  if (g_errors < kMaxReported) fmt::print(stderr, "MISMATCH: {}\n", msg);
-  ++g_errors;
-}
-
 const char* engine_name(int e) { return e == 0 ? "LD" : (e == 1 ? "EX" : "PS"); }
 
 std::uint64_t low_mask(int n) { return n >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << n) - 1; }
@@ -58,10 +50,7 @@ struct Profile {
 class Bench {
 public:
   Bench(const HwParams& p, std::uint64_t seed) : core_(p), rng_(seed) {
-    ctx_ = std::make_unique<VerilatedContext>();
-    ctx_->randReset(2);  // registers and FIFO storage start random: reset must cover every one that matters
-    ctx_->randSeed(int(seed % 1000003));
-    ctx_->fatalOnError(false);  // assertion failures are counted here, not fatal
+    ctx_ = make_context(seed);
     top_ = std::make_unique<Vtop>(ctx_.get(), "TOP");
     cmd_bits_ = flycol::rtl::command_bits();
   }
@@ -382,28 +371,14 @@ private:
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::uint64_t seed = 1;
-  int streams = 150;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--seed" && i + 1 < argc) {
-      seed = std::strtoull(argv[++i], nullptr, 0);
-    } else if (a == "--streams" && i + 1 < argc) {
-      streams = std::atoi(argv[++i]);
-    } else {
-      fmt::print(stderr, "usage: {} [--seed N] [--streams N]\n", argv[0]);
-      return 2;
-    }
-  }
+  const auto args = parse_seed_and_count(argc, argv, "streams", 150);
+  if (!args) return 2;
+  const std::uint64_t seed = args->seed;
+  const int streams = args->count;
   const HwParams p = HwParams::from(flycol::load_config_by_name_or_path(FLYCOL_RTL_CONFIG));
   fmt::print("controller_rtl_tb ({}): seed {} streams {}\n", FLYCOL_RTL_CONFIG, seed, streams);
   Bench bench(p, seed);
-  try {
-    bench.run(streams);
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "ERROR at cycle {}: {}\n", bench.cycle, e.what());
-    ++g_errors;
-  }
+  run_guarded(bench.cycle, [&] { bench.run(streams); });
   const bool ok = g_errors == 0;
   fmt::print("controller_rtl_tb ({}): {} seed {}: {} commands, {} starts compared, {} streams cut by a reset, "
              "{} directed cases, {} cycles, {} mismatches\n",

@@ -26,34 +26,14 @@
 #include "hw/common/sram_bank.h"
 #include "hw/psum_manager/psum_manager_core.h"
 #include "sim/config/config.h"
+#include "tb/rtl/lockstep_tb.h"
 #include "tb/rtl/vl_port.h"
 
 using namespace flycol::hw;
 using Vtop = FLYCOL_VTOP;
-using flycol::rtltb::get_bits;
-using flycol::rtltb::get_elem;
-using flycol::rtltb::put_elem;
+using namespace flycol::rtltb;
 
 namespace {
-
-constexpr int kMaxReported = 20;
-int g_errors = 0;
-
-void fail(const std::string& msg) {
-  std::fflush(stdout);  // keep the order with Verilator's assertion messages
-  if (g_errors < kMaxReported) fmt::print(stderr, "MISMATCH: {}\n", msg);
-  ++g_errors;
-}
-
-// The psum SRAM as seen by the RTL's port (section 6): one access per cycle, read data from the
-// next cycle on, held until the next read; writes take effect at the edge.
-struct PortMemory {
-  int depth, elems;
-  std::vector<acc_t> mem, rdata;
-  std::uint64_t reads = 0, writes = 0;
-  PortMemory(int d, int e) : depth(d), elems(e), mem(std::size_t(d) * std::size_t(e)), rdata(std::size_t(e)) {}
-  acc_t& at(int addr, int e) { return mem[std::size_t(addr) * std::size_t(elems) + std::size_t(e)]; }
-};
 
 // Inputs of one cycle, as both models see them.
 struct Inputs {
@@ -70,10 +50,7 @@ public:
       : p_(p), rows_(p.rows), cols_(p.cols), abits_(p.acc_bits),
         amask_(p.acc_bits >= 32 ? ~acc_t(0) : (acc_t(1) << p.acc_bits) - 1u), core_(p),
         bank_("psums", p.psum_depth, p.rows), pmem_(p.psum_depth, p.rows), rng_(seed) {
-    ctx_ = std::make_unique<VerilatedContext>();
-    ctx_->randReset(2);  // registers and queue storage start random: reset must cover every one that matters
-    ctx_->randSeed(int(seed % 1000003));
-    ctx_->fatalOnError(false);  // assertion failures are counted here, not fatal
+    ctx_ = make_context(seed);
     top_ = std::make_unique<Vtop>(ctx_.get(), "TOP");
     for (int a = 0; a < p.psum_depth; ++a)
       for (int e = 0; e < rows_; ++e) poke(a, e, acc_t(rng_()) & amask_);
@@ -97,7 +74,7 @@ private:
   acc_t amask_;
   PsumManagerCore core_;
   SramBank bank_;
-  PortMemory pmem_;
+  PortMemory<acc_t> pmem_;
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Vtop> top_;
   std::mt19937_64 rng_;
@@ -420,29 +397,15 @@ private:
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::uint64_t seed = 1;
-  int runs = 1000;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--seed" && i + 1 < argc) {
-      seed = std::strtoull(argv[++i], nullptr, 0);
-    } else if (a == "--runs" && i + 1 < argc) {
-      runs = std::atoi(argv[++i]);
-    } else {
-      fmt::print(stderr, "usage: {} [--seed N] [--runs N]\n", argv[0]);
-      return 2;
-    }
-  }
+  const auto args = parse_seed_and_count(argc, argv, "runs", 1000);
+  if (!args) return 2;
+  const std::uint64_t seed = args->seed;
+  const int runs = args->count;
   const HwParams p = HwParams::from(flycol::load_config_by_name_or_path(FLYCOL_RTL_CONFIG));
   fmt::print("psum_manager_rtl_tb ({}, ROWS {} COLS {} PD {}): seed {} runs {}\n", FLYCOL_RTL_CONFIG, p.rows, p.cols,
              p.psum_depth, seed, runs);
   Bench bench(p, seed);
-  try {
-    bench.run(runs);
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "ERROR at cycle {}: {}\n", bench.cycle, e.what());
-    ++g_errors;
-  }
+  run_guarded(bench.cycle, [&] { bench.run(runs); });
   // A run long enough to mean anything must have reached the corner cases.
   const bool covered = runs < 50 || (bench.cov_full > 0 && bench.cov_deferred > 0 && bench.cov_claim_wait > 0);
   const bool ok = g_errors == 0 && covered;

@@ -28,21 +28,14 @@
 #include "hw/common/protocol_error.h"
 #include "hw/sequencer/sequencer_core.h"
 #include "sim/config/config.h"
+#include "tb/rtl/lockstep_tb.h"
 
 using namespace flycol::hw;
 using Vtop = FLYCOL_VTOP;
+using namespace flycol::rtltb;
 using Phase = SequencerCore::Phase;
 
 namespace {
-
-constexpr int kMaxReported = 20;
-int g_errors = 0;
-
-void fail(const std::string& msg) {
-  std::fflush(stdout);  // keep the order with Verilator's assertion messages
-  if (g_errors < kMaxReported) fmt::print(stderr, "MISMATCH: {}\n", msg);
-  ++g_errors;
-}
 
 // A ready signal that is high with probability `on` in the long run and keeps its value for a while
 // when `change` is low, so both scattered and bursty stalls occur.
@@ -67,10 +60,7 @@ struct Inputs {
 class Bench {
 public:
   Bench(const HwParams& p, std::uint64_t seed) : cols_(p.cols), core_(p), rng_(seed) {
-    ctx_ = std::make_unique<VerilatedContext>();
-    ctx_->randReset(2);  // registers start random: reset must cover every one that matters
-    ctx_->randSeed(int(seed % 1000003));
-    ctx_->fatalOnError(false);  // assertion failures are counted here, not fatal
+    ctx_ = make_context(seed);
     top_ = std::make_unique<Vtop>(ctx_.get(), "TOP");
   }
   ~Bench() { top_->final(); }
@@ -362,28 +352,14 @@ private:
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::uint64_t seed = 1;
-  int runs = 3000;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--seed" && i + 1 < argc) {
-      seed = std::strtoull(argv[++i], nullptr, 0);
-    } else if (a == "--runs" && i + 1 < argc) {
-      runs = std::atoi(argv[++i]);
-    } else {
-      fmt::print(stderr, "usage: {} [--seed N] [--runs N]\n", argv[0]);
-      return 2;
-    }
-  }
+  const auto args = parse_seed_and_count(argc, argv, "runs", 3000);
+  if (!args) return 2;
+  const std::uint64_t seed = args->seed;
+  const int runs = args->count;
   const HwParams p = HwParams::from(flycol::load_config_by_name_or_path(FLYCOL_RTL_CONFIG));
   fmt::print("sequencer_rtl_tb ({}, COLS {}): seed {} runs {}\n", FLYCOL_RTL_CONFIG, p.cols, seed, runs);
   Bench bench(p, seed);
-  try {
-    bench.run(runs);
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "ERROR at cycle {}: {}\n", bench.cycle, e.what());
-    ++g_errors;
-  }
+  run_guarded(bench.cycle, [&] { bench.run(runs); });
   const bool ok = g_errors == 0;
   const auto& k = bench.kind_count;
   fmt::print("sequencer_rtl_tb ({}): {} seed {}: {} RUNs ({} cut by a reset), {} tokens, {} directed cases, {} cycles "

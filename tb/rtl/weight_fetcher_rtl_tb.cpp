@@ -26,43 +26,21 @@
 #include "hw/common/sram_bank.h"
 #include "hw/weight_fetcher/weight_fetcher_core.h"
 #include "sim/config/config.h"
+#include "tb/rtl/lockstep_tb.h"
 #include "tb/rtl/vl_port.h"
 
 using namespace flycol::hw;
 using Vtop = FLYCOL_VTOP;
-using flycol::rtltb::get_elem;
-using flycol::rtltb::put_elem;
+using namespace flycol::rtltb;
 
 namespace {
-
-constexpr int kMaxReported = 20;
-int g_errors = 0;
-
-void fail(const std::string& msg) {
-  std::fflush(stdout);  // keep the order with Verilator's assertion messages
-  if (g_errors < kMaxReported) fmt::print(stderr, "MISMATCH: {}\n", msg);
-  ++g_errors;
-}
-
-// The weight SRAM as seen by the RTL's port (section 6): one access per cycle, read data from the
-// next cycle on, held until the next read.
-struct PortMemory {
-  int depth, elems;
-  std::vector<word_elem_t> mem, rdata;
-  std::uint64_t reads = 0, writes = 0;
-  PortMemory(int d, int e) : depth(d), elems(e), mem(std::size_t(d) * std::size_t(e)), rdata(std::size_t(e)) {}
-  word_elem_t& at(int addr, int e) { return mem[std::size_t(addr) * std::size_t(elems) + std::size_t(e)]; }
-};
 
 class Bench {
 public:
   Bench(const HwParams& p, std::uint64_t seed)
       : p_(p), cols_(p.cols), ebits_(p.elem_bits), emask_((1u << p.elem_bits) - 1u), core_(p),
         bank_("weights", p.weight_depth, p.cols), pmem_(p.weight_depth, p.cols), rng_(seed) {
-    ctx_ = std::make_unique<VerilatedContext>();
-    ctx_->randReset(2);  // registers and FIFO storage start random: reset must cover every one that matters
-    ctx_->randSeed(int(seed % 1000003));
-    ctx_->fatalOnError(false);  // assertion failures are counted here, not fatal
+    ctx_ = make_context(seed);
     top_ = std::make_unique<Vtop>(ctx_.get(), "TOP");
     for (int a = 0; a < p.weight_depth; ++a)
       for (int e = 0; e < cols_; ++e) poke(a, e, word_elem_t(rng_()) & emask_);
@@ -83,7 +61,7 @@ private:
   word_elem_t emask_;
   WeightFetcherCore core_;
   SramBank bank_;
-  PortMemory pmem_;
+  PortMemory<word_elem_t> pmem_;
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Vtop> top_;
   std::mt19937_64 rng_;
@@ -322,29 +300,15 @@ private:
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::uint64_t seed = 1;
-  int runs = 3000;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--seed" && i + 1 < argc) {
-      seed = std::strtoull(argv[++i], nullptr, 0);
-    } else if (a == "--runs" && i + 1 < argc) {
-      runs = std::atoi(argv[++i]);
-    } else {
-      fmt::print(stderr, "usage: {} [--seed N] [--runs N]\n", argv[0]);
-      return 2;
-    }
-  }
+  const auto args = parse_seed_and_count(argc, argv, "runs", 3000);
+  if (!args) return 2;
+  const std::uint64_t seed = args->seed;
+  const int runs = args->count;
   const HwParams p = HwParams::from(flycol::load_config_by_name_or_path(FLYCOL_RTL_CONFIG));
   fmt::print("weight_fetcher_rtl_tb ({}, COLS {}, WD {}): seed {} runs {}\n", FLYCOL_RTL_CONFIG, p.cols,
              p.weight_depth, seed, runs);
   Bench bench(p, seed);
-  try {
-    bench.run(runs);
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "ERROR at cycle {}: {}\n", bench.cycle, e.what());
-    ++g_errors;
-  }
+  run_guarded(bench.cycle, [&] { bench.run(runs); });
   const bool ok = g_errors == 0;
   fmt::print("weight_fetcher_rtl_tb ({}): {} seed {}: {} RUNs ({} cut by a reset), {} words popped, {} directed "
              "cases, {} cycles ({} with a read held back by the FIFO rule), {} mismatches\n",
