@@ -353,12 +353,16 @@ std::string readme_text(const PackageInfo& p) {
 
   s += "## Using it\n\n```sh\n";
   s += fmt::format("verilator --lint-only -Wall -f {} --top-module flycol_top   # from this directory\n", kFilelist);
-  s += fmt::format("yosys -p 'read_verilog -sv {}; synth -top flycol_top'\n",
-                   [&] {
-                     std::string f;
-                     for (const auto& x : p.sv_files) f += (f.empty() ? "" : " ") + x;
-                     return f;
-                   }());
+  // Synthesis with the SRAM banks as blackboxes, as with macros (the SRAM model as flip-flops
+  // would take Yosys many minutes and is not what any flow builds).
+  std::string logic, sram;
+  for (const auto& x : p.sv_files) {
+    if (x.size() >= 12 && x.compare(x.size() - 12, 12, "sram_bank.sv") == 0) sram = x;
+    else logic += (logic.empty() ? "" : " ") + x;
+  }
+  s += fmt::format("yosys -p 'read_verilog -sv {}; read_verilog -sv -lib {}; synth -top flycol_top'"
+                   "   # SRAM banks as blackboxes\n",
+                   logic, sram);
   s += fmt::format("iverilog -g2005 -o smoke.vvp {} {} && vvp smoke.vvp\n", kNetlist, kSmokeTb);
   s += "```\n\n";
   s += "* **ASIC**: synthesize from the filelist (or the netlist if the tool reads no SystemVerilog), replace\n"
