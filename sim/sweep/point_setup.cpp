@@ -140,6 +140,7 @@ PreparedPoint PointBuilder::prepare(const Point& p) const {
   const YAML::Node cfg_node = load_yaml(out.config_yaml, source);
 
   if (const std::string* o = find_param(p.merged, "order")) out.options.order = *o;
+  if (const std::string* t = find_param(p.merged, "tiling")) out.tiling = *t;
 
   // The layer: every point needs C, H, W, K and the kernel, from `fixed` or its own values.
   const auto get = [&](const char* key) -> std::string {
@@ -180,12 +181,17 @@ PreparedPoint PointBuilder::prepare(const Point& p) const {
     const auto kind = param_kind(key);
     std::string v;
     if (kind == ParamKind::layer) v = layer_value(l, key);
-    else if (kind == ParamKind::compiler) v = out.options.order;
+    else if (kind == ParamKind::compiler) v = key == "tiling" ? out.tiling : out.options.order;
     else v = lookup(cfg_node, key);
     out.values.emplace_back(key, v);
   }
 
   // From here on, problems belong to the combination, not to a value: the point is rejected.
+  if (out.tiling == "search" && find_param(p.merged, "order")) {
+    out.state = PreparedPoint::rejected;
+    out.message = "order: cannot be combined with tiling search, which chooses the loop order itself";
+    return out;
+  }
   try {
     validate_layer(l, source);
     out.layer = l;

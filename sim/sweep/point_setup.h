@@ -28,6 +28,7 @@ struct PreparedPoint {
   bool has_layer = false;
   Layer layer;
   CompileOptions options;
+  std::string tiling = "heuristic";  // or "search": the child run's --tiling
   LoweredTraffic lowered;
 };
 

@@ -68,6 +68,7 @@ std::string x_label(const std::string& key) {
       {"K", "output channels K"}, {"k", "kernel size k"},      {"ky", "kernel height ky"}, {"kx", "kernel width kx"},
       {"s", "stride s"},         {"sy", "stride sy"},         {"sx", "stride sx"},       {"d", "dilation d"},
       {"dy", "dilation dy"},     {"dx", "dilation dx"},       {"p", "padding p"},        {"order", "loop order"},
+      {"tiling", "tiling"},
   };
   if (auto it = names.find(key); it != names.end()) return it->second;
   const std::string l = param_label(key);

@@ -72,7 +72,7 @@ std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
 }
 
 std::string all_keys_text() {
-  return "layer keys N, C, H, W, K, k, ky, kx, s, sy, sx, d, dy, dx, p, pt, pb, pl, pr; order; "
+  return "layer keys N, C, H, W, K, k, ky, kx, s, sy, sx, d, dy, dx, p, pt, pb, pl, pr; order; tiling; "
          "arithmetic; or a configuration key as a dotted path (array.rows, feeder.fifo_depth, "
          "sram.ifmap.word_bits, ...)";
 }
@@ -108,6 +108,10 @@ public:
       const auto names = loop_order_names();
       if (std::find(names.begin(), names.end(), text) == names.end())
         fail(key, fmt::format("= {}: must be one of {}", text, join(names)));
+      return text;
+    }
+    if (param == "tiling") {
+      if (text != "heuristic" && text != "search") fail(key, fmt::format("= {}: must be heuristic or search", text));
       return text;
     }
     if (!valid_word(text))
@@ -220,7 +224,7 @@ bool is_int_text(const std::string& s) { return parse_int_text(s).has_value(); }
 
 std::optional<ParamKind> param_kind(const std::string& key) {
   if (find_layer_key(key)) return ParamKind::layer;
-  if (key == "order") return ParamKind::compiler;
+  if (key == "order" || key == "tiling") return ParamKind::compiler;
   if (key == "arithmetic") return ParamKind::config;
   const std::size_t dot = key.find('.');
   if (dot == std::string::npos || dot + 1 >= key.size()) return std::nullopt;

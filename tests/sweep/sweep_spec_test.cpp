@@ -9,6 +9,7 @@
 #include "sim/config/layer.h"
 #include "sim/sweep/lowering.h"
 #include "sim/sweep/point_setup.h"
+#include "sim/sweep/runner.h"
 #include "sim/sweep/shard.h"
 #include "sim/sweep/sweep_spec.h"
 #include "sweep_test_util.h"
@@ -83,6 +84,7 @@ TEST_CASE("bad sweep files name the file, the key and what is allowed", "[sweep]
       {"fixed: {C: 4}\nproduct: {k: [3], kx: [5]}", "product.kx", "conflicts with k"},
       {"fixed: {C: 4}\nproduct: {p: [x]}", "product.p[0]", "or same"},
       {"fixed: {C: 4}\nproduct: {order: [sideways]}", "product.order[0]", "output_stationary"},
+      {"fixed: {C: 4}\nproduct: {tiling: [best]}", "product.tiling[0]", "heuristic or search"},
       {"fixed: {C: 4, name: x}\nproduct: {k: [1]}", "fixed.name", "not a parameter"},
       {"fixed: {C: 4}", "product", "is missing"},
       {"fixed: {C: 4}\nproduct: {k: [1]}\nplots: [{x: s}]", "plots[0].x", "swept parameters"},
@@ -190,6 +192,31 @@ product: {k: [2, 3], s: [2], d: [3]}
   const PreparedPoint p = b.prepare(s.points[1]);
   CHECK(p.values == Params{{"k", "3"}, {"s", "2"}, {"d", "3"}});
   CHECK(p.layer.name == "same/k3_s2_d3");
+}
+
+TEST_CASE("tiling: search reaches the child run; with an order the point is rejected", "[sweep]") {
+  const SweepSpec s = parse_sweep_text(R"(
+fixed: {C: 8, H: 16, W: 16, K: 8, k: 3, p: same}
+product: {tiling: [heuristic, search]}
+points:
+  - {tiling: search, order: spill}
+)", "tiling.yaml");
+  REQUIRE(s.points.size() == 3);
+  const PointBuilder b(s);
+  const auto has_tiling_search = [](const std::vector<std::string>& argv) {
+    for (std::size_t i = 0; i + 1 < argv.size(); ++i)
+      if (argv[i] == "--tiling" && argv[i + 1] == "search") return true;
+    return false;
+  };
+  const PreparedPoint heur = b.prepare(s.points[0]), search = b.prepare(s.points[1]);
+  REQUIRE(heur.state == PreparedPoint::ready);
+  REQUIRE(search.state == PreparedPoint::ready);
+  CHECK(search.values == Params{{"tiling", "search"}, {"order", "output_stationary"}});
+  CHECK_FALSE(has_tiling_search(child_argv("flycol", "sc", heur, 1, "c.yaml", "r.json")));
+  CHECK(has_tiling_search(child_argv("flycol", "sc", search, 1, "c.yaml", "r.json")));
+  const PreparedPoint both = b.prepare(s.points[2]);
+  CHECK(both.state == PreparedPoint::rejected);
+  CHECK_THAT(both.message, Catch::StartsWith("order:") && Catch::Contains("tiling search"));
 }
 
 TEST_CASE("the explicit-lowering baseline is a 1x1 layer over the im2col matrix", "[sweep]") {
