@@ -90,7 +90,8 @@ RunOutcome run_analytic(const RunRequest& req) {
       "  SRAM r/w     ifmap {}/{}, weights {}/{}, psums {}/{}\n"
       "  DRAM bytes   ifmap {:.3f} MB, weights {:.3f} MB, psums in {:.3f} MB, ofmap {:.3f} MB, total {:.3f} MB\n"
       "  model time   {:.4f} s wall ({} distinct RUN timings)\n",
-      arithmetic_info(cfg.arithmetic).name, cfg.name, cfg.source, L.spec(), prog.plan.describe(), req.tiling, prog.commands.size(),
+      arithmetic_info(cfg.arithmetic).name, cfg.name, cfg.source, L.spec(), prog.plan.describe(), req.tiling,
+      prog.commands.size(),
       st.cycles, seconds_at_clock * 1e6, cfg.clock_mhz, gflops, L.macs(), util * 100, st.mac_cycles, st.feeder_stall,
       st.weight_stall, st.context_stall, st.pipeline, st.dram_stall, st.tail, st.sram_reads[0], st.sram_writes[0],
       st.sram_reads[1], st.sram_writes[1], st.sram_reads[2], st.sram_writes[2], double(st.dram.ifmap) * mb,

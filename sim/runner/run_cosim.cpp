@@ -187,7 +187,8 @@ RunOutcome run_cosim(const RunRequest& req) {
       "  DRAM bytes   ifmap {:.3f} MB, weights {:.3f} MB, psums in {:.3f} MB, ofmap {:.3f} MB, total {:.3f} MB\n"
       "  check        {}\n"
       "  sim speed    RTL {:.2f} s wall, {:.0f} cycles/s{}\n",
-      req.model, arithmetic_info(cfg.arithmetic).name, cfg.name, cfg.source, req.seed, L.spec(), prog.plan.describe(), req.tiling,
+      req.model, arithmetic_info(cfg.arithmetic).name, cfg.name, cfg.source, req.seed, L.spec(), prog.plan.describe(),
+      req.tiling,
       prog.commands.size(), cycles, both ? fmt::format(" (SystemC {})", cr.sc.cycles) : std::string(), secs * 1e6,
       cfg.clock_mhz, L.macs(), checksum(cr.rtl.outputs, cfg.arithmetic), util * 100, double(cr.rtl.dram.ifmap) * 1e-6,
       double(cr.rtl.dram.weights) * 1e-6, double(cr.rtl.dram.psums_in) * 1e-6, double(cr.rtl.dram.ofmap) * 1e-6,

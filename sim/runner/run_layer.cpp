@@ -259,7 +259,8 @@ RunOutcome run_sc(const RunRequest& req) {
       "  DRAM bytes   ifmap {:.3f} MB, weights {:.3f} MB, psums in {:.3f} MB, ofmap {:.3f} MB, total {:.3f} MB\n"
       "  check        {}\n"
       "  sim speed    {:.2f} s wall, {:.0f} cycles/s, {:.1f} M MAC/s\n",
-      arithmetic_info(cfg.arithmetic).name, cfg.name, cfg.source, req.seed, L.spec(), prog.plan.describe(), req.tiling,
+      arithmetic_info(cfg.arithmetic).name, cfg.name, cfg.source, req.seed, L.spec(), prog.plan.describe(),
+      req.tiling,
       prog.commands.size(), res.cycles, seconds_at_clock * 1e6, cfg.clock_mhz,
       seconds_at_clock > 0 ? 2.0 * double(L.macs()) / seconds_at_clock / 1e9 : 0.0, L.macs(),
       checksum(got, cfg.arithmetic), util * 100,
