@@ -15,19 +15,19 @@
 #include "sim/export/process.h"
 
 namespace flycol::rtlexport {
-namespace {
-
-std::vector<std::string> split_lines(const std::string& text) {
+std::vector<std::string> split_lines(std::string_view text) {
   std::vector<std::string> lines;
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    lines.push_back(text.substr(start, end - start));
+    if (end == std::string_view::npos) end = text.size();
+    lines.emplace_back(text.substr(start, end - start));
     start = end + 1;
   }
   return lines;
 }
+
+namespace {
 
 // A Verilog identifier at text[pos]: escaped (backslash to the next white space, returned
 // without the backslash) or simple. Sets `end` past it; empty if there is none.
