@@ -10,8 +10,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <optional>
 #include <stdexcept>
+#include <utility>
 
 #include <unistd.h>
 
@@ -22,6 +23,7 @@
 #include "sim/export/embedded_files.h"
 #include "sim/export/netlist.h"
 #include "sim/export/package_text.h"
+#include "sim/report/json.h"
 #include "sim/rtlgen/rtl_types.h"
 
 #ifndef FLYCOL_VERSION
@@ -41,11 +43,9 @@ void write_text(const fs::path& path, std::string_view text) {
 }
 
 std::string read_text(const fs::path& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error(fmt::format("cannot read '{}'", path.string()));
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
+  std::optional<std::string> text = read_whole_file(path.string());
+  if (!text) throw std::runtime_error(fmt::format("cannot read '{}'", path.string()));
+  return std::move(*text);
 }
 
 // An earlier export: a manifest.json that says it is one.

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <unistd.h>
 
@@ -106,6 +107,15 @@ std::string Json::dump(int indent) const {
   dump_to(out, indent, 0);
   if (indent > 0) out += '\n';
   return out;
+}
+
+std::optional<std::string> read_whole_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return ss.str();
 }
 
 void write_file_atomic(const std::string& path, const std::string& content) {

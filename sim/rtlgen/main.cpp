@@ -3,8 +3,7 @@
 //   flycol_rtlgen --config NAME|FILE --cfg-pkg OUT.sv
 //   flycol_rtlgen ... --check      compare with the existing files instead of writing them
 #include <cstdio>
-#include <fstream>
-#include <sstream>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -21,10 +20,8 @@ bool emit(const std::string& path, const std::string& text, bool check) {
     flycol::write_file_atomic(path, text);
     return true;
   }
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  if (f && ss.str() == text) return true;
+  const std::optional<std::string> current = flycol::read_whole_file(path);
+  if (current && *current == text) return true;
   fmt::print(stderr, "flycol_rtlgen: {} is not what the generator writes now; run scripts/regen-rtl-pkgs\n", path);
   return false;
 }

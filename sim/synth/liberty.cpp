@@ -3,13 +3,13 @@
 #include "sim/synth/liberty.h"
 
 #include <cctype>
-#include <fstream>
 #include <memory>
-#include <sstream>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "sim/common/input_error.h"
+#include "sim/report/json.h"
 
 namespace flycol::synth {
 namespace {
@@ -212,11 +212,9 @@ CellLibrary CellLibrary::parse(const std::string& text, const std::string& sourc
 }
 
 CellLibrary CellLibrary::load(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "", "cannot read the cell library");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse(ss.str(), path);
+  const std::optional<std::string> text = read_whole_file(path);
+  if (!text) throw InputError(path, "", "cannot read the cell library");
+  return parse(*text, path);
 }
 
 const LibCell* CellLibrary::find(const std::string& cell) const {

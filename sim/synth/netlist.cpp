@@ -4,12 +4,13 @@
 // change of flow that leaves unmapped logic behind does not go unnoticed.
 #include "sim/synth/netlist.h"
 
-#include <fstream>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
 
 #include "sim/common/input_error.h"
+#include "sim/report/json.h"
 
 namespace flycol::synth {
 namespace {
@@ -134,11 +135,9 @@ Netlist Netlist::parse_blif(const std::string& text, const std::string& source) 
 }
 
 Netlist Netlist::load_blif(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "", "cannot read the netlist");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_blif(ss.str(), path);
+  const std::optional<std::string> text = read_whole_file(path);
+  if (!text) throw InputError(path, "", "cannot read the netlist");
+  return parse_blif(*text, path);
 }
 
 const NetlistModule* Netlist::find(const std::string& name) const {

@@ -9,12 +9,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "sim/common/input_error.h"
 #include "sim/config/yaml_guard.h"
+#include "sim/report/json.h"
 #include "sim/rtlgen/rtl_types.h"
 #include "sim/synth/yosys_run.h"
 
@@ -43,11 +45,9 @@ constexpr const char* kPeArithFiles[] = {"fp16_fma.sv", "int_mac.sv"};
 std::string hw(const std::string& rel) { return std::string(FLYCOL_SOURCE_DIR) + "/hw/" + rel; }
 
 std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "", "cannot read file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  std::optional<std::string> text = read_whole_file(path);
+  if (!text) throw InputError(path, "", "cannot read file");
+  return std::move(*text);
 }
 
 void write_file(const std::string& path, const std::string& text) {
