@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/common/files.h"
 #include "sim/compiler/compiler.h"
 #include "sim/config/config.h"
 #include "sim/report/json.h"

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "sim/cli/commands.h"
+#include "sim/common/files.h"
 #include "sim/common/input_error.h"
 #include "sim/config/layer.h"
 #include "sim/report/json.h"

@@ -8,9 +8,11 @@
 #include <fmt/format.h>
 
 #include "sim/cli/commands.h"
+#include "sim/common/files.h"
 #include "sim/config/layer.h"
 #include "sim/report/json.h"
-#include "sim/synth/paper_table.h"
+#include "sim/paper/paper_table.h"
+#include "sim/report/doc_section.h"
 #include "sim/synth/synth.h"
 
 namespace flycol::cli {
@@ -58,7 +60,7 @@ int synth_command(const SynthArgs& a) {
       std::fflush(stdout);
       in.runs.push_back(synth::run_zero_point(cfg, in.layer, a.seed, z, r));
     }
-    synth::update_doc(a.update_doc, synth::paper_markdown(in));
+    update_doc_section(a.update_doc, synth::paper_markdown(in));
     fmt::print("  updated      {}\n", a.update_doc);
   }
   return kExitOk;

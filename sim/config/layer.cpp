@@ -14,6 +14,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "sim/common/input_error.h"
+#include "sim/common/text.h"
 #include "sim/config/scalars.h"
 #include "sim/config/yaml_guard.h"
 
@@ -231,16 +232,6 @@ private:
   KeyNames keys_ = canonical_keys();
   std::array<Raw, kFields> raw_;
 };
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
-
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 }  // namespace
 

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "hw/common/protocol_error.h"
+#include "sim/common/int_math.h"
 
 namespace flycol {
 
@@ -18,7 +19,6 @@ namespace {
 
 constexpr std::uint64_t kQ16 = 65536;
 
-std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
 
 const hw::MemRsp& zero_rsp() {
   static const hw::MemRsp z{};

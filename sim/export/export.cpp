@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "sim/common/files.h"
 #include "sim/common/input_error.h"
 #include "sim/export/embedded_files.h"
 #include "sim/export/netlist.h"

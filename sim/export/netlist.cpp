@@ -12,21 +12,10 @@
 
 #include <fmt/format.h>
 
+#include "sim/common/text.h"
 #include "sim/export/process.h"
 
 namespace flycol::rtlexport {
-std::vector<std::string> split_lines(std::string_view text) {
-  std::vector<std::string> lines;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    lines.emplace_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return lines;
-}
-
 namespace {
 
 // A Verilog identifier at text[pos]: escaped (backslash to the next white space, returned

@@ -25,10 +25,6 @@ void run_yosys(const std::string& yosys, const std::string& package_root, const 
 // several <prefix><module>_<n> (n from 0, in order of appearance). Instantiations follow.
 std::string rename_modules(const std::string& netlist, const std::string& top, const std::string& prefix);
 
-// The lines of `text` without their '\n' (a last line without one counts; no empty line after a
-// final '\n'). Shared by the netlist parsing here and the package text generation.
-std::vector<std::string> split_lines(std::string_view text);
-
 // The module names declared in a Yosys netlist, in order.
 std::vector<std::string> netlist_modules(const std::string& netlist);
 

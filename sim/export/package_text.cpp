@@ -9,17 +9,11 @@
 
 #include <fmt/format.h>
 
+#include "sim/common/text.h"
 #include "sim/rtlgen/rtl_types.h"
 
 namespace flycol::rtlexport {
 namespace {
-
-std::string trim(const std::string& s) {
-  const std::size_t a = s.find_first_not_of(" \t\r");
-  if (a == std::string::npos) return "";
-  const std::size_t b = s.find_last_not_of(" \t\r");
-  return s.substr(a, b - a + 1);
-}
 
 // The value of a cfg_t field of the configuration (the numbers the RTL is elaborated with).
 std::uint64_t cfg_value(const Config& c, const std::string& field) {
@@ -207,11 +201,6 @@ std::string sdc_text(const PackageInfo& p) {
     if (port.name == "clk_i") continue;
     (port.input ? inputs : outputs).push_back(port_ref(port));
   }
-  auto join = [](const std::vector<std::string>& v) {
-    std::string s;
-    for (const auto& x : v) s += (s.empty() ? "" : " ") + x;
-    return s;
-  };
   std::string s = fmt::format(
       "# Timing constraints TEMPLATE for flycol_top, configuration '{}' (flycol {}, flycol export).\n"
       "# The clock period comes from the configuration (clock.mhz = {}). Everything marked\n"
@@ -240,8 +229,8 @@ std::string sdc_text(const PackageInfo& p) {
       "# PLACEHOLDER: driving cell and load of the library in use, for example\n"
       "#   set_driving_cell -lib_cell <BUFFER> [get_ports {{{}}}]\n"
       "#   set_load <capacitance> [all_outputs]\n",
-      p.config.name, p.version, p.config.clock_mhz, clock_period_ns(p.config), join(inputs), join(outputs),
-      join(inputs));
+      p.config.name, p.version, p.config.clock_mhz, clock_period_ns(p.config), join(inputs, " "), join(outputs, " "),
+      join(inputs, " "));
   return s;
 }
 

@@ -9,6 +9,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "sim/common/input_error.h"
+#include "sim/common/text.h"
 #include "sim/config/config.h"
 #include "sim/config/scalars.h"
 #include "sim/config/yaml_guard.h"
@@ -17,12 +18,6 @@ namespace flycol {
 namespace {
 
 constexpr std::int64_t kMaxDim = 65536;
-
-std::string join(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s;
-}
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;

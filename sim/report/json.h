@@ -53,14 +53,4 @@ private:
   std::variant<std::nullptr_t, bool, std::int64_t, double, std::string, Array, Object> v_;
 };
 
-// Writes `content` to `path` so that the file appears whole or not at all: the text goes to a
-// temporary file in the same directory, which is renamed over `path` once complete. Parent
-// directories are created. Throws std::runtime_error naming the path on failure.
-void write_file_atomic(const std::string& path, const std::string& content);
-
-// The whole content of the file at `path`, byte for byte; nothing if it cannot be opened or read
-// (callers say what the file was for in their own error). No size limit: configuration files go
-// through read_text_file (sim/config/yaml_guard.h), which has one.
-std::optional<std::string> read_whole_file(const std::string& path);
-
 }  // namespace flycol

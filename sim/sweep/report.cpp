@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/common/files.h"
 #include "sim/common/input_error.h"
 #include "sim/config/scalars.h"
 #include "sim/report/svg_chart.h"

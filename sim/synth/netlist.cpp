@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/common/files.h"
 #include "sim/common/input_error.h"
 #include "sim/report/json.h"
 

@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/common/files.h"
 #include "sim/common/input_error.h"
 #include "sim/config/yaml_guard.h"
 #include "sim/report/json.h"

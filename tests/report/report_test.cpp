@@ -9,6 +9,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "sim/common/files.h"
 #include "sim/report/json.h"
 #include "sim/report/svg_chart.h"
 

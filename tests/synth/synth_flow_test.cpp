@@ -16,7 +16,7 @@
 #include "sim/config/config.h"
 #include "sim/config/layer.h"
 #include "sim/rtlsim/rtl_top.h"
-#include "sim/synth/paper_table.h"
+#include "sim/paper/paper_table.h"
 #include "sim/synth/synth.h"
 
 namespace fs = std::filesystem;

@@ -1,12 +1,13 @@
 // The paper comparison (paper_table.h): the RTL power runs and the Markdown of docs/synth.md.
 // The paper's figures are quoted from its Section III, Table I and Fig. 5; every flycol figure
 // comes from the synthesis report or the runs passed in.
-#include "sim/synth/paper_table.h"
+#include "sim/paper/paper_table.h"
 
 #include <cmath>
 
 #include <fmt/format.h>
 
+#include "sim/common/files.h"
 #include "sim/common/input_error.h"
 #include "sim/compiler/compiler.h"
 #include "sim/config/yaml_guard.h"
@@ -19,9 +20,6 @@
 
 namespace flycol::synth {
 namespace {
-
-constexpr const char* kBegin = "<!-- BEGIN GENERATED -->";
-constexpr const char* kEnd = "<!-- END GENERATED -->";
 
 std::string pct(double v, int digits = 1) { return fmt::format("{:.{}f} %", 100 * v, digits); }
 
@@ -195,16 +193,6 @@ std::string paper_markdown(const PaperInputs& in) {
                         r.exact ? "yes" : "NO");
   }
   return md;
-}
-
-void update_doc(const std::string& path, const std::string& generated) {
-  const std::string text = read_text_file(path);
-  const auto a = text.find(kBegin);
-  const auto b = text.find(kEnd);
-  if (a == std::string::npos || b == std::string::npos || b < a)
-    throw InputError(path, "", fmt::format("needs the markers {} and {}", kBegin, kEnd));
-  const std::size_t from = a + std::string(kBegin).size();
-  write_file_atomic(path, text.substr(0, from) + "\n" + generated + text.substr(b));
 }
 
 }  // namespace flycol::synth

@@ -1,5 +1,6 @@
 // The side-by-side of flycol's synthesis and power proxies with the paper's Table I and Fig. 5,
-// as the Markdown table between the GENERATED markers of docs/synth.md (`flycol synth
+// as the Markdown table between the GENERATED markers of docs/synth.md (written by
+// update_doc_section, sim/report/doc_section.h) (`flycol synth
 // --update-doc`, scripts/synth_doc). It runs one layer on the Verilated RTL with the power proxy
 // at several shares of zero operands to show zero gating.
 #pragma once
@@ -42,8 +43,5 @@ struct PaperInputs {
 // The Markdown that goes between the markers.
 std::string paper_markdown(const PaperInputs& in);
 
-// Replaces the text between "<!-- BEGIN GENERATED -->" and "<!-- END GENERATED -->" of `path`
-// (written whole or not at all). Throws InputError when the file or the markers are missing.
-void update_doc(const std::string& path, const std::string& generated);
 
 }  // namespace flycol::synth
