@@ -11,8 +11,10 @@
 #include <fmt/format.h>
 #include <systemc>
 
+#include "sim/common/files.h"
 #include "sim/compiler/compiler.h"
 #include "sim/config/config.h"
+#include "sim/config/config_keys.h"
 #include "sim/golden/conv.h"
 #include "sim/report/json.h"
 #include "sim/scsim/layer_sim.h"
@@ -103,7 +105,7 @@ int sc_main(int argc, char* argv[]) {
   report["golden"]["macs_per_s"] = golden_macs_s;
 
   // 2. SystemC model speed on the same layer.
-  ScSimulation sim(hw::HwParams::from(cfg));
+  ScSimulation sim(hardware_params(cfg));
   const Row sp = run_sc(sim, cfg, "speed", ref);
   const double cps = double(sp.cycles) / sp.wall, mps = double(sp.macs) / sp.wall;
   fmt::print("SystemC model, {}: {} cycles in {:.2f} s = {:.0f} cycles/s, {:.1f} M MAC/s simulated "

@@ -20,6 +20,7 @@
 #include "sim/common/input_error.h"
 #include "sim/compiler/compiler.h"
 #include "sim/config/config.h"
+#include "sim/config/config_keys.h"
 #include "sim/golden/conv.h"
 #include "sim/scsim/layer_sim.h"
 #include "sim/workload/random_layer.h"
@@ -129,7 +130,7 @@ int sc_main(int argc, char* argv[]) {
   const Config cfg = load_config_by_name_or_path(a.config);
   fmt::print("accelerator_tb: config {} ({}x{} {}), seed {}, {} random layers, max {} MACs\n", cfg.name,
              cfg.array.rows, cfg.array.cols, arithmetic_info(cfg.arithmetic).name, a.seed, a.layers, a.max_macs);
-  ScSimulation sim(hw::HwParams::from(cfg));
+  ScSimulation sim(hardware_params(cfg));
   Totals t;
   const auto t0 = std::chrono::steady_clock::now();
 

@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 
 #include "hw/array/array_core.h"
-#include "sim/numerics/fp16.h"
+#include "base/numerics/fp16.h"
 
 using namespace flycol;
 using namespace flycol::hw;

@@ -20,8 +20,8 @@
 #include "hw/array/array_core.h"
 #include "hw/array/array_edge.h"
 #include "hw/common/protocol_error.h"
-#include "sim/numerics/fp16.h"
-#include "sim/numerics/int_mac.h"
+#include "base/numerics/fp16.h"
+#include "base/numerics/int_mac.h"
 
 using namespace flycol;
 using namespace flycol::hw;

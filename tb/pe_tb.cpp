@@ -15,8 +15,8 @@
 
 #include "hw/common/protocol_error.h"
 #include "hw/pe/pe.h"
-#include "sim/numerics/fp16.h"
-#include "sim/numerics/int_mac.h"
+#include "base/numerics/fp16.h"
+#include "base/numerics/int_mac.h"
 
 using namespace flycol;
 using namespace flycol::hw;

@@ -10,9 +10,9 @@
 #include <cstring>
 
 #include "hw/common/protocol_error.h"
-#include "sim/numerics/fp16.h"
-#include "sim/numerics/fp16_row.h"
-#include "sim/numerics/int_mac.h"
+#include "base/numerics/fp16.h"
+#include "base/numerics/fp16_row.h"
+#include "base/numerics/int_mac.h"
 
 namespace flycol::hw {
 

@@ -182,11 +182,20 @@ module feed_lane #(
 
 `ifndef SYNTHESIS
   initial begin
-    if (!(B >= 1 && B <= 64)) $fatal(1, "feed_lane: Cfg.bus_elems = %0d outside 1..64", B);
-    if (!(PB >= 1 && PB <= 64)) $fatal(1, "feed_lane: Cfg.pattern_bits = %0d outside 1..64", PB);
-    if (!(M >= 1 && M <= 8)) $fatal(1, "feed_lane: Cfg.m = %0d outside 1..8", M);
-    if (!(FD >= 1 && FD <= 64)) $fatal(1, "feed_lane: Cfg.lane_fifo_depth = %0d outside 1..64", FD);
-    if (!(Eb >= 1 && Eb <= 32)) $fatal(1, "feed_lane: Cfg.elem_bits = %0d outside 1..32", Eb);
+    if (!(B >= flycol_pkg::CfgBusElemsMin && B <= flycol_pkg::CfgBusElemsMax))
+      $fatal(1, "feed_lane: Cfg.bus_elems = %0d outside %0d..%0d", B, flycol_pkg::CfgBusElemsMin,
+             flycol_pkg::CfgBusElemsMax);
+    if (!(PB >= flycol_pkg::CfgPatternBitsMin && PB <= flycol_pkg::CfgPatternBitsMax))
+      $fatal(1, "feed_lane: Cfg.pattern_bits = %0d outside %0d..%0d", PB, flycol_pkg::CfgPatternBitsMin,
+             flycol_pkg::CfgPatternBitsMax);
+    if (!(M >= flycol_pkg::CfgMMin && M <= flycol_pkg::CfgMMax))
+      $fatal(1, "feed_lane: Cfg.m = %0d outside %0d..%0d", M, flycol_pkg::CfgMMin, flycol_pkg::CfgMMax);
+    if (!(FD >= flycol_pkg::CfgLaneFifoDepthMin && FD <= flycol_pkg::CfgLaneFifoDepthMax))
+      $fatal(1, "feed_lane: Cfg.lane_fifo_depth = %0d outside %0d..%0d", FD, flycol_pkg::CfgLaneFifoDepthMin,
+             flycol_pkg::CfgLaneFifoDepthMax);
+    if (!(Eb >= flycol_pkg::CfgElemBitsMin && Eb <= flycol_pkg::CfgElemBitsMax))
+      $fatal(1, "feed_lane: Cfg.elem_bits = %0d outside %0d..%0d", Eb, flycol_pkg::CfgElemBitsMin,
+             flycol_pkg::CfgElemBitsMax);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -139,8 +139,11 @@ module feeder #(
 
 `ifndef SYNTHESIS
   initial begin
-    if (!(Rows >= 1 && Rows <= 64)) $fatal(1, "feeder: Cfg.rows = %0d outside 1..64", Rows);
-    if (!(Eb >= 1 && Eb <= 32)) $fatal(1, "feeder: Cfg.elem_bits = %0d outside 1..32", Eb);
+    if (!(Rows >= flycol_pkg::CfgRowsMin && Rows <= flycol_pkg::CfgRowsMax))
+      $fatal(1, "feeder: Cfg.rows = %0d outside %0d..%0d", Rows, flycol_pkg::CfgRowsMin, flycol_pkg::CfgRowsMax);
+    if (!(Eb >= flycol_pkg::CfgElemBitsMin && Eb <= flycol_pkg::CfgElemBitsMax))
+      $fatal(1, "feeder: Cfg.elem_bits = %0d outside %0d..%0d", Eb, flycol_pkg::CfgElemBitsMin,
+             flycol_pkg::CfgElemBitsMax);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -1,5 +1,5 @@
 // Parameter checks shared by the feeder's cores: the hardware parameters the index counters, the
-// feed lanes and the feeder use must fit the fixed capacities of hw/common/hw_params.h.
+// feed lanes and the feeder use must lie in their ranges of hw/common/hw_params.h (kHwParamFields).
 #pragma once
 
 #include <cstdint>
@@ -12,18 +12,10 @@
 namespace flycol::hw {
 
 inline void check_feeder_params(const HwParams& p, const char* block) {
-  auto range = [block](const char* what, long long v, long long lo, long long hi) {
-    if (v < lo || v > hi) protocol_error(block, fmt::format("parameter {} = {} outside {}..{}", what, v, lo, hi));
-  };
-  range("rows", p.rows, 1, kMaxRows);
-  range("bus_elems", p.bus_elems, 1, kMaxWordElems);
-  range("log2_bus", p.log2_bus, 0, 6);
+  check_hw_param_ranges(p, block, {"rows", "bus_elems", "log2_bus", "pattern_bits", "m", "lane_fifo_depth",
+                                   "ifmap_depth"});
   if ((1 << p.log2_bus) != p.bus_elems)
     protocol_error(block, fmt::format("parameter bus_elems = {} is not 2^log2_bus = 2^{}", p.bus_elems, p.log2_bus));
-  range("pattern_bits", p.pattern_bits, 1, 64);
-  range("m", p.m, 1, kMaxM);
-  range("lane_fifo_depth", p.lane_fifo_depth, 1, kMaxLaneFifo);
-  range("ifmap_depth", p.ifmap_depth, 1, 1 << 30);
 }
 
 // Elements 0..B-1 of a word as a bit mask.

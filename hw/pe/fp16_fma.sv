@@ -1,5 +1,5 @@
 // fp16_fma: the PE's IEEE binary16 fused multiply-add, y = RNE(a*b + c) with a single rounding,
-// bit-exact with fp16::fma (sim/numerics/fp16.h): subnormals kept, canonical NaN 0x7E00.
+// bit-exact with fp16::fma (base/numerics/fp16.h): subnormals kept, canonical NaN 0x7E00.
 // Purely combinational, because it closes the PE's single-cycle accumulate loop.
 //
 // Datapath (all finite operands; specials are resolved beside it and selected at the end):

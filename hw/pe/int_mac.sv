@@ -1,5 +1,5 @@
 // int_mac: the integer PE's multiply-accumulate, acc_o = saturate_int32(acc_i + a_i * b_i) on
-// two's-complement operands, bit-exact with intmac::mac (sim/numerics/int_mac.h).
+// two's-complement operands, bit-exact with intmac::mac (base/numerics/int_mac.h).
 // Combinational, like fp16_fma: it closes the PE's single-cycle accumulate loop.
 module int_mac #(
   parameter int unsigned ElemBits = 8  // operand width: 8 (int8) or 16 (int16)

@@ -3,8 +3,8 @@
 #include "hw/pe/pe_core.h"
 
 #include "hw/common/protocol_error.h"
-#include "sim/numerics/fp16.h"
-#include "sim/numerics/int_mac.h"
+#include "base/numerics/fp16.h"
+#include "base/numerics/int_mac.h"
 
 namespace flycol::hw {
 

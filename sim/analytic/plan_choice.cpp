@@ -7,6 +7,7 @@
 
 #include "sim/compiler/explicit_lowering.h"
 #include "sim/compiler/search.h"
+#include "sim/config/config_keys.h"
 
 namespace flycol::analytic {
 
@@ -14,7 +15,7 @@ const char* tiling_name(Tiling t) { return t == Tiling::search ? "search" : "heu
 const char* lowering_name(Lowering l) { return l == Lowering::feeder ? "feeder" : "explicit"; }
 
 Planner::Planner(const Config& cfg, const DramTiming& timing, Tiling tiling, int keep, double tolerance)
-    : cfg_(cfg), model_(hw::HwParams::from(cfg), timing), tiling_(tiling), keep_(keep), tolerance_(tolerance) {}
+    : cfg_(cfg), model_(hardware_params(cfg), timing), tiling_(tiling), keep_(keep), tolerance_(tolerance) {}
 
 Choice Planner::choose(const Layer& layer, Lowering lowering) {
   const Layer l = lowering == Lowering::feeder ? layer : explicit_lowered_layer(layer, model_.params());

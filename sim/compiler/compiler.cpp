@@ -8,14 +8,15 @@
 
 #include <fmt/format.h>
 
+#include "sim/common/int_math.h"
 #include "sim/compiler/command_limits.h"
 #include "sim/compiler/tiling.h"
+#include "sim/config/config_keys.h"
 
 namespace flycol {
 namespace {
 
 std::uint64_t align64(std::uint64_t v) { return (v + 63) / 64 * 64; }
-int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
 // One tile of the loop nest: which outputs, which input channels, which output-channel groups.
 struct TileBox {
@@ -346,7 +347,7 @@ Program compile_layer(const Layer& layer, const Config& config, const CompileOpt
   Program p;
   p.layer = layer;
   p.config = config;
-  p.hw = hw::HwParams::from(config);
+  p.hw = hardware_params(config);
   p.plan = choose_plan(layer, config, options);
   p.dram = dram_layout(layer, p.hw);
   emit_program(p);

@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "sim/numerics/fp16.h"
-#include "sim/numerics/int_mac.h"
+#include "base/numerics/fp16.h"
+#include "base/numerics/int_mac.h"
 
 namespace flycol {
 namespace {

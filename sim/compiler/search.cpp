@@ -8,13 +8,14 @@
 #include <cmath>
 #include <set>
 
+#include "sim/common/int_math.h"
 #include "sim/compiler/command_limits.h"
 #include "sim/compiler/tiling.h"
+#include "sim/config/config_keys.h"
 
 namespace flycol {
 namespace {
 
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 // Distinct balanced tile sizes ceil(n / t) for t = 1 .. n, largest first.
 std::vector<int> balanced_sizes(int n) {
@@ -149,7 +150,7 @@ DramTraffic plan_traffic(const Layer& l, const hw::HwParams& hw, const TilePlan&
 std::vector<PlanCandidate> search_plans(const Layer& l, const Config& cfg, const SearchOptions& opt) {
   // choose_plan checks the layer against the configuration and throws for what cannot run.
   (void)choose_plan(l, cfg, {});
-  const hw::HwParams hw = hw::HwParams::from(cfg);
+  const hw::HwParams hw = hardware_params(cfg);
   const double bw = opt.dram_bytes_per_cycle > 0 ? opt.dram_bytes_per_cycle : cfg.dram_bytes_per_cycle();
   const double latency = double(cfg.dram_latency_cycles());
   const std::vector<std::string> orders = opt.orders.empty() ? loop_order_names() : opt.orders;

@@ -11,14 +11,15 @@
 #include <fmt/format.h>
 
 #include "sim/common/input_error.h"
+#include "sim/common/int_math.h"
 #include "sim/compiler/command_limits.h"
+#include "sim/config/config_keys.h"
 
 namespace flycol {
 namespace {
 
 constexpr const char* kOptionsSource = "compile options";
 
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 std::string counted(std::int64_t n, const char* noun) { return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s"); }
 
@@ -285,7 +286,7 @@ TilePlan make_plan(const Layer& l, const hw::HwParams& hw, int tc, int n_kg, int
 }
 
 TilePlan choose_plan(const Layer& l, const Config& cfg, const CompileOptions& opt) {
-  const hw::HwParams hw = hw::HwParams::from(cfg);
+  const hw::HwParams hw = hardware_params(cfg);
   check_pattern(l, cfg);
   check_layer_fields(l, hw);
 

@@ -7,11 +7,14 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <stdexcept>
 #include <system_error>
 
 #include <fmt/format.h>
 
 #include "sim/common/input_error.h"
+#include "sim/common/text.h"
+#include "sim/config/config_keys.h"
 #include "sim/config/default_config_text.h"
 #include "sim/config/scalars.h"
 #include "sim/config/yaml_guard.h"
@@ -24,40 +27,10 @@ namespace flycol {
 
 namespace {
 
-// Indexed by Arithmetic; the one place an arithmetic choice is registered by name.
-constexpr ArithmeticInfo kArithmetics[] = {
-    {"fp16", 16, 16},   // IEEE binary16 FMA, FP16 accumulation (the paper's chip)
-    {"int8", 8, 32},    // int8 x int8 -> int32
-    {"int16", 16, 32},  // int16 x int16 -> int32
-};
-
-constexpr const char* kDramTypes[] = {"lpddr3", "lpddr4", "ddr4", "hbm2", "custom"};
-constexpr int kWordBits[] = {64, 128, 256, 512, 1024, 2048};
 constexpr int kBusElemsMin = 4, kBusElemsMax = 64;
 
-std::string join(const std::vector<std::string>& items, const char* sep = ", ") {
-  std::string out;
-  for (const auto& s : items) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
-
-bool is_word_bits(std::int64_t v) { return std::find(std::begin(kWordBits), std::end(kWordBits), v) != std::end(kWordBits); }
 bool is_pow2(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
-std::string word_bits_list() {
-  std::vector<std::string> out;
-  for (int w : kWordBits) out.push_back(std::to_string(w));
-  return join(out);
-}
-
-void parse_sram(const YAML::Node& node, SramConfig& s, const std::string& source, const std::string& path) {
-  for (const auto& e : mapping_entries(node, source, path, {"kbytes", "buffers", "word_bits"})) {
-    const std::string key = join_key(path, e.key);
-    if (e.key == "kbytes") s.kbytes = int(yaml_int(e.value, source, key, 1, 4096));
-    else if (e.key == "buffers") s.buffers = int(yaml_int(e.value, source, key, 1, 2));
-    else s.word_bits = int(yaml_int_if(e.value, source, key, is_word_bits, "one of " + word_bits_list()));
-  }
-}
 
 // Rules that tie keys together. Each message names the key to change and the value it needs.
 void check_consistency(const Config& c, const std::string& source) {
@@ -65,14 +38,14 @@ void check_consistency(const Config& c, const std::string& source) {
 
   // Array dimensions must give SRAM word widths that exist: one weight row and one psum row per word.
   const auto check_dim = [&](const char* key, int dim, int bits, const char* what) {
-    if (is_word_bits(std::int64_t(dim) * bits)) return;
+    if (is_sram_word_bits(std::int64_t(dim) * bits)) return;
     std::vector<std::string> ok;
-    for (int w : kWordBits)
+    for (int w : kSramWordBits)
       if (w % bits == 0 && w / bits <= 64) ok.push_back(std::to_string(w / bits));
     throw InputError(source, key,
                      fmt::format("= {}: {} of {} x {}-bit {} values is {} bits, not an SRAM word width ({}), so {} "
                                  "must be one of {} with {}",
-                                 dim, what, dim, bits, ar.name, dim * bits, word_bits_list(), key, join(ok), ar.name));
+                                 dim, what, dim, bits, ar.name, dim * bits, sram_word_bits_text(), key, join(ok), ar.name));
   };
   check_dim("array.cols", c.array.cols, ar.elem_bits, "a weight row");
   check_dim("array.rows", c.array.rows, ar.acc_bits, "a column of partial sums");
@@ -80,7 +53,7 @@ void check_consistency(const Config& c, const std::string& source) {
   const int b = c.ifmap.word_bits / ar.elem_bits;
   if (c.ifmap.word_bits % ar.elem_bits != 0 || !is_pow2(b) || b < kBusElemsMin || b > kBusElemsMax) {
     std::vector<std::string> ok;
-    for (int w : kWordBits)
+    for (int w : kSramWordBits)
       if (w / ar.elem_bits >= kBusElemsMin && w / ar.elem_bits <= kBusElemsMax) ok.push_back(std::to_string(w));
     throw InputError(source, "sram.ifmap.word_bits",
                      fmt::format("= {}: gives a feeder bus of {} {}-bit {} elements; the bus width B = word_bits / {} "
@@ -108,104 +81,70 @@ void check_consistency(const Config& c, const std::string& source) {
                                    s->word_bits));
 }
 
+// Reads one key's scalar as its table entry says; the messages name the key and the allowed values.
+KeyValue read_key(const ConfigKey& k, const YAML::Node& v, const std::string& source) {
+  const std::string key = k.path;
+  switch (k.type) {
+    case KeyType::integer:
+      if (k.int_rule != nullptr) return yaml_int_if(v, source, key, k.int_rule, k.int_rule_text);
+      return yaml_int(v, source, key, k.int_min, k.int_max);
+    case KeyType::number:
+      if (k.word != nullptr) {
+        if (v.IsScalar() && v.Scalar() == k.word) return k.word_value;
+        try {
+          return yaml_number(v, source, key, k.num_min, k.num_min_open, k.num_max);
+        } catch (const InputError&) {
+          throw InputError(source, key, fmt::format("{}: must be {}{}", describe_node(v), allowed_text(k),
+                                                    *k.unit ? fmt::format(" ({})", k.unit) : std::string()));
+        }
+      }
+      return yaml_number(v, source, key, k.num_min, k.num_min_open, k.num_max);
+    case KeyType::boolean: return std::int64_t(yaml_bool(v, source, key));
+    case KeyType::choice: {
+      const auto words = k.choices();
+      const std::string w = yaml_string(v, source, key, allowed_text(k));
+      if (std::find(words.begin(), words.end(), w) == words.end())
+        throw InputError(source, key, fmt::format("{}: must be {}", describe_node(v), allowed_text(k)));
+      return w;
+    }
+    case KeyType::name: {
+      const std::string n = yaml_string(v, source, key, allowed_text(k));
+      if (!valid_name(n, 64)) throw InputError(source, key, describe_node(v) + ": must be " + allowed_text(k));
+      return n;
+    }
+  }
+  throw std::logic_error("read_key: unknown key type");
+}
+
+// The names directly below `section` ("" = the root) in table order, each once.
+std::vector<std::string> children_of(const std::string& section) {
+  std::vector<std::string> out;
+  const std::string prefix = section.empty() ? "" : section + ".";
+  for (const auto& k : config_keys()) {
+    const std::string p = k.path;
+    if (p.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string rest = p.substr(prefix.size());
+    const std::string child = rest.substr(0, rest.find('.'));
+    if (std::find(out.begin(), out.end(), child) == out.end()) out.push_back(child);
+  }
+  return out;
+}
+
+// Walks one mapping of the file: keys are read, sections descended into; anything else is an
+// unknown key, reported with the allowed ones.
+void parse_mapping(const YAML::Node& node, const std::string& section, Config& c, const std::string& source) {
+  for (const auto& e : mapping_entries(node, source, section, children_of(section))) {
+    const std::string path = join_key(section, e.key);
+    if (const ConfigKey* k = find_config_key(path)) k->set(c, read_key(*k, e.value, source));
+    else parse_mapping(e.value, path, c, source);
+  }
+}
+
 Config parse_over(Config c, const std::string& text, const std::string& source) {
   const YAML::Node root = load_yaml(text, source);
   c.source = source;
-  if (root.IsNull()) {  // an empty file (or only comments) changes nothing
-    check_consistency(c, source);
-    return c;
-  }
-  for (const auto& top : mapping_entries(root, source, "",
-                                         {"name", "array", "arithmetic", "pe", "sram", "feeder", "clock", "dram",
-                                          "energy"})) {
-    const YAML::Node& v = top.value;
-    const std::string& k = top.key;
-    if (k == "name") {
-      const std::string expected = "a name of 1 to 64 characters from A-Z a-z 0-9 _ . -";
-      c.name = yaml_string(v, source, k, expected);
-      if (!valid_name(c.name, 64)) throw InputError(source, k, describe_node(v) + ": must be " + expected);
-    } else if (k == "array") {
-      for (const auto& e : mapping_entries(v, source, k, {"rows", "cols"})) {
-        const int n = int(yaml_int(e.value, source, join_key(k, e.key), 1, 64));
-        (e.key == "rows" ? c.array.rows : c.array.cols) = n;
-      }
-    } else if (k == "arithmetic") {
-      const auto names = arithmetic_names();
-      const std::string a = yaml_string(v, source, k, "one of " + join(names));
-      const auto it = std::find(names.begin(), names.end(), a);
-      if (it == names.end())
-        throw InputError(source, k, fmt::format("{}: must be one of {}", describe_node(v), join(names)));
-      c.arithmetic = static_cast<Arithmetic>(it - names.begin());
-    } else if (k == "pe") {
-      for (const auto& e : mapping_entries(v, source, k, {"zero_gating"}))
-        c.zero_gating = yaml_bool(e.value, source, join_key(k, e.key));
-    } else if (k == "sram") {
-      for (const auto& e : mapping_entries(v, source, k, {"ifmap", "weights", "psums"})) {
-        SramConfig& s = e.key == "ifmap" ? c.ifmap : e.key == "weights" ? c.weights : c.psums;
-        parse_sram(e.value, s, source, join_key(k, e.key));
-      }
-    } else if (k == "feeder") {
-      for (const auto& e : mapping_entries(v, source, k,
-                                           {"index_counters", "pattern_bits", "intermediate_regs", "fifo_depth"})) {
-        const std::string key = join_key(k, e.key);
-        if (e.key == "index_counters")
-          c.feeder.index_counters = int(yaml_int_if(
-              e.value, source, key, [](std::int64_t n) { return n == 5; },
-              "5: the data feeder has exactly five index counters (three walk the interest region in x, y and c, "
-              "two move it to the next context in x and y)"));
-        else if (e.key == "pattern_bits") c.feeder.pattern_bits = int(yaml_int(e.value, source, key, 8, 64));
-        else if (e.key == "intermediate_regs") c.feeder.intermediate_regs = int(yaml_int(e.value, source, key, 1, 8));
-        else c.feeder.fifo_depth = int(yaml_int(e.value, source, key, 1, 64));
-      }
-    } else if (k == "clock") {
-      for (const auto& e : mapping_entries(v, source, k, {"mhz"}))
-        c.clock_mhz = yaml_number(e.value, source, join_key(k, e.key), 0, true, 5000);
-    } else if (k == "energy") {
-      for (const auto& e : mapping_entries(v, source, k, {"mac_pj", "sram_pj_per_bit"})) {
-        const std::string key = join_key(k, e.key);
-        if (e.key == "mac_pj") {
-          // `calibrated` (the default) or pJ per PE per MAC step.
-          if (e.value.IsScalar() && e.value.Scalar() == "calibrated") {
-            c.energy.mac_pj = -1.0;
-          } else {
-            try {
-              c.energy.mac_pj = yaml_number(e.value, source, key, 0, false, 1000);
-            } catch (const InputError&) {
-              throw InputError(source, key,
-                               describe_node(e.value) + ": must be `calibrated` or a number in [0, 1000] (pJ)");
-            }
-          }
-        } else {
-          c.energy.sram_pj_per_bit = yaml_number(e.value, source, key, 0, false, 100);
-        }
-      }
-    } else {  // dram
-      for (const auto& e : mapping_entries(v, source, k,
-                                           {"type", "bus_bits", "mhz", "transfers_per_clock", "latency_ns",
-                                            "energy_pj_per_byte"})) {
-        const std::string key = join_key(k, e.key);
-        if (e.key == "type") {
-          std::vector<std::string> types(std::begin(kDramTypes), std::end(kDramTypes));
-          const std::string t = yaml_string(e.value, source, key, "one of " + join(types));
-          if (std::find(types.begin(), types.end(), t) == types.end())
-            throw InputError(source, key, fmt::format("{}: must be one of {}", describe_node(e.value), join(types)));
-          c.dram.type = t;
-        } else if (e.key == "bus_bits") {
-          c.dram.bus_bits = int(yaml_int_if(
-              e.value, source, key, [](std::int64_t n) { return n >= 8 && n <= 4096 && n % 8 == 0; },
-              "a multiple of 8 in [8, 4096]"));
-        } else if (e.key == "mhz") {
-          c.dram.mhz = yaml_number(e.value, source, key, 0, true, 10000);
-        } else if (e.key == "transfers_per_clock") {
-          c.dram.transfers_per_clock = int(yaml_int(e.value, source, key, 1, 2));
-        } else if (e.key == "latency_ns") {
-          c.dram.latency_ns = yaml_number(e.value, source, key, 0, false, 10000);
-        } else {
-          c.dram.energy_pj_per_byte = yaml_number(e.value, source, key, 0, false, 10000);
-        }
-      }
-    }
-  }
+  // An empty file (or only comments) changes nothing.
+  if (!root.IsNull()) parse_mapping(root, "", c, source);
   check_consistency(c, source);
   return c;
 }
@@ -220,32 +159,15 @@ std::string yaml_name(const std::string& name) {
 
 }  // namespace
 
-const ArithmeticInfo& arithmetic_info(Arithmetic a) { return kArithmetics[static_cast<int>(a)]; }
-
-std::vector<std::string> arithmetic_names() {
-  std::vector<std::string> out;
-  for (const auto& a : kArithmetics) out.push_back(a.name);
-  return out;
-}
-
 int Config::dram_latency_cycles() const {
   // The epsilon keeps an exact product such as 30.000000000000004 from costing a whole cycle.
   return static_cast<int>(std::ceil(dram.latency_ns * clock_mhz / 1000.0 - 1e-9));
 }
 
 bool operator==(const Config& a, const Config& b) {
-  const auto same_sram = [](const SramConfig& x, const SramConfig& y) {
-    return x.kbytes == y.kbytes && x.buffers == y.buffers && x.word_bits == y.word_bits;
-  };
-  return a.name == b.name && a.array.rows == b.array.rows && a.array.cols == b.array.cols &&
-         a.arithmetic == b.arithmetic && a.zero_gating == b.zero_gating && same_sram(a.ifmap, b.ifmap) &&
-         same_sram(a.weights, b.weights) && same_sram(a.psums, b.psums) &&
-         a.feeder.index_counters == b.feeder.index_counters && a.feeder.pattern_bits == b.feeder.pattern_bits &&
-         a.feeder.intermediate_regs == b.feeder.intermediate_regs && a.feeder.fifo_depth == b.feeder.fifo_depth &&
-         a.clock_mhz == b.clock_mhz && a.dram.type == b.dram.type && a.dram.bus_bits == b.dram.bus_bits &&
-         a.dram.mhz == b.dram.mhz && a.dram.transfers_per_clock == b.dram.transfers_per_clock &&
-         a.dram.latency_ns == b.dram.latency_ns && a.dram.energy_pj_per_byte == b.dram.energy_pj_per_byte &&
-         a.energy.mac_pj == b.energy.mac_pj && a.energy.sram_pj_per_bit == b.energy.sram_pj_per_bit;
+  for (const auto& k : config_keys())
+    if (k.get(a) != k.get(b)) return false;
+  return true;
 }
 
 const std::string& default_config_yaml() {
@@ -302,29 +224,38 @@ Config load_config_by_name_or_path(const std::string& what) {
 }
 
 std::string to_yaml(const Config& c) {
-  const auto sram = [](const char* label, const SramConfig& s) {
-    return fmt::format("  {:<8} {{ kbytes: {}, buffers: {}, word_bits: {} }}\n", std::string(label) + ":", s.kbytes,
-                       s.buffers, s.word_bits);
-  };
+  // Sections in table order, a blank line between them; a section one level down (sram.ifmap) as
+  // one flow mapping line.
   std::string out;
-  out += fmt::format("name: {}\n\n", yaml_name(c.name));
-  out += fmt::format("array:\n  rows: {}\n  cols: {}\n\n", c.array.rows, c.array.cols);
-  out += fmt::format("arithmetic: {}\n\n", arithmetic_info(c.arithmetic).name);
-  out += fmt::format("pe:\n  zero_gating: {}\n\n", c.zero_gating);
-  out += "sram:\n" + sram("ifmap", c.ifmap) + sram("weights", c.weights) + sram("psums", c.psums) + "\n";
-  out += fmt::format("feeder:\n  index_counters: {}\n  pattern_bits: {}\n  intermediate_regs: {}\n  fifo_depth: {}\n\n",
-                     c.feeder.index_counters, c.feeder.pattern_bits, c.feeder.intermediate_regs,
-                     c.feeder.fifo_depth);
-  // fmt's shortest round-trip form: the text parses back to the same double.
-  out += fmt::format("clock:\n  mhz: {}\n\n", c.clock_mhz);
-  out += fmt::format(
-      "dram:\n  type: {}\n  bus_bits: {}\n  mhz: {}\n  transfers_per_clock: {}\n  latency_ns: {}\n"
-      "  energy_pj_per_byte: {}\n",
-      c.dram.type, c.dram.bus_bits, c.dram.mhz, c.dram.transfers_per_clock, c.dram.latency_ns,
-      c.dram.energy_pj_per_byte);
-  out += fmt::format("\nenergy:\n  mac_pj: {}\n  sram_pj_per_bit: {}\n",
-                     c.energy.mac_calibrated() ? std::string("calibrated") : fmt::format("{}", c.energy.mac_pj),
-                     c.energy.sram_pj_per_bit);
+  std::string open_section, open_sub;
+  for (const auto& k : config_keys()) {
+    const std::string path = k.path;
+    std::string text = value_text(k, k.get(c));
+    if (k.type == KeyType::name) text = yaml_name(text);
+    const std::size_t dot = path.find('.');
+    const std::string section = dot == std::string::npos ? "" : path.substr(0, dot);
+    const std::string rest = dot == std::string::npos ? path : path.substr(dot + 1);
+    const std::size_t dot2 = rest.find('.');
+    const std::string sub = dot2 == std::string::npos ? "" : rest.substr(0, dot2);
+    const std::string leaf = dot2 == std::string::npos ? rest : rest.substr(dot2 + 1);
+    if (!open_sub.empty() && (sub != open_sub || section != open_section)) out += " }\n";
+    if (section.empty() || section != open_section) {
+      if (!out.empty()) out += "\n";
+      if (!section.empty()) out += section + ":\n";
+      open_sub.clear();
+    }
+    open_section = section;
+    if (section.empty()) {
+      out += leaf + ": " + text + "\n";
+    } else if (sub.empty()) {
+      out += "  " + leaf + ": " + text + "\n";
+    } else {
+      if (sub != open_sub) out += fmt::format("  {:<8} {{ {}: {}", sub + ":", leaf, text);
+      else out += fmt::format(", {}: {}", leaf, text);
+      open_sub = sub;
+    }
+  }
+  if (!open_sub.empty()) out += " }\n";
   return out;
 }
 

@@ -8,19 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "base/numerics/arithmetic.h"
+
 namespace flycol {
-
-enum class Arithmetic { fp16, int8, int16 };
-
-// Element and accumulator widths of an arithmetic choice.
-struct ArithmeticInfo {
-  const char* name;
-  int elem_bits;  // operand width in SRAM and on the feeder buses
-  int acc_bits;   // accumulator / partial-sum width
-};
-const ArithmeticInfo& arithmetic_info(Arithmetic a);
-// Registered arithmetic names, for --help and `flycol list`.
-std::vector<std::string> arithmetic_names();
 
 struct SramConfig {
   int kbytes = 32;      // capacity of ONE buffer

@@ -5,9 +5,9 @@
 
 #include <algorithm>
 
-#include "sim/numerics/fp16.h"
-#include "sim/numerics/fp16_row.h"
-#include "sim/numerics/int_mac.h"
+#include "base/numerics/fp16.h"
+#include "base/numerics/fp16_row.h"
+#include "base/numerics/int_mac.h"
 
 namespace flycol::golden {
 namespace {

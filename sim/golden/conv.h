@@ -18,7 +18,7 @@ struct ConvOptions {
 };
 
 // Output [N][K][Ho][Wo] as raw accumulator bits: binary16 for fp16, int32 (saturating
-// accumulation, see sim/numerics/int_mac.h) for int8 and int16.
+// accumulation, see base/numerics/int_mac.h) for int8 and int16.
 std::vector<AccBits> conv(const ConvOperands& ops, const ConvOptions& opt = {});
 
 // The same convolution of the same operand values in float64 (no gating, no rounding per step).

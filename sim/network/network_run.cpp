@@ -12,6 +12,7 @@
 
 #include "sim/common/input_error.h"
 #include "sim/compiler/explicit_lowering.h"
+#include "sim/config/config_keys.h"
 #include "sim/golden/conv.h"
 #include "sim/network/traffic.h"
 #include "sim/scsim/layer_sim.h"
@@ -115,7 +116,7 @@ NetworkRun run_network(const Network& net, const Config& cfg, const RunOptions& 
   DramTiming timing = DramTiming::from(cfg);
   if (opt.bandwidth_gbps > 0) timing.bytes_per_cycle = opt.bandwidth_gbps * 1e3 / cfg.clock_mhz;
   r.bandwidth_gbps = timing.bytes_per_cycle * cfg.clock_mhz / 1e3;
-  const hw::HwParams hw = hw::HwParams::from(cfg);
+  const hw::HwParams hw = hardware_params(cfg);
   const double window_cycles = opt.window_us * cfg.clock_mhz;
   const double clock_hz = cfg.clock_mhz * 1e6;
 

@@ -13,7 +13,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include "sim/common/input_error.h"
+#include "sim/common/text.h"
 #include "sim/compiler/compiler.h"
+#include "sim/config/config_keys.h"
 #include "sim/config/scalars.h"
 #include "sim/config/yaml_guard.h"
 #include "sim/sweep/results.h"
@@ -62,14 +64,6 @@ const LayerKey* find_layer_key(const std::string& key) {
   return nullptr;
 }
 bool is_padding(const std::string& key) { return !key.empty() && key[0] == 'p'; }
-
-const char* const kConfigSections[] = {"array", "pe", "sram", "feeder", "clock", "dram"};
-
-std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
 
 std::string all_keys_text() {
   return "layer keys N, C, H, W, K, k, ky, kx, s, sy, sx, d, dy, dx, p, pt, pb, pl, pr; order; tiling; "
@@ -225,31 +219,12 @@ bool is_int_text(const std::string& s) { return parse_int_text(s).has_value(); }
 std::optional<ParamKind> param_kind(const std::string& key) {
   if (find_layer_key(key)) return ParamKind::layer;
   if (key == "order" || key == "tiling") return ParamKind::compiler;
-  if (key == "arithmetic") return ParamKind::config;
-  const std::size_t dot = key.find('.');
-  if (dot == std::string::npos || dot + 1 >= key.size()) return std::nullopt;
-  const std::string top = key.substr(0, dot);
-  for (const char* s : kConfigSections)
-    if (top == s) return ParamKind::config;
+  if (find_config_key(key) != nullptr || is_config_section(key.substr(0, key.find('.')))) return ParamKind::config;
   return std::nullopt;
 }
 
 std::string param_label(const std::string& key) {
-  static const std::map<std::string, std::string> labels = {
-      {"array.rows", "rows"},       {"array.cols", "cols"},
-      {"feeder.intermediate_regs", "M"}, {"feeder.fifo_depth", "FD"},
-      {"feeder.pattern_bits", "PB"},     {"pe.zero_gating", "gating"},
-      {"clock.mhz", "MHz"},              {"dram.bus_bits", "dram_bits"},
-  };
-  if (auto it = labels.find(key); it != labels.end()) return it->second;
-  // sram.ifmap.word_bits -> ifmap_bits, sram.weights.kbytes -> weights_kB
-  if (key.rfind("sram.", 0) == 0) {
-    const std::size_t dot = key.find('.', 5);
-    if (dot != std::string::npos) {
-      const std::string leaf = key.substr(dot + 1);
-      return key.substr(5, dot - 5) + "_" + (leaf == "word_bits" ? "bits" : leaf == "kbytes" ? "kB" : leaf);
-    }
-  }
+  if (const ConfigKey* k = find_config_key(key)) return sweep_label(*k);
   const std::size_t dot = key.rfind('.');
   return dot == std::string::npos ? key : key.substr(dot + 1);
 }

@@ -3,7 +3,7 @@
 
 #include <random>
 
-#include "sim/numerics/fp16.h"
+#include "base/numerics/fp16.h"
 
 namespace flycol {
 namespace {

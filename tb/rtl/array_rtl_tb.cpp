@@ -37,7 +37,8 @@
 #include "hw/common/token.h"
 #include "hw/pe/pe_core.h"
 #include "sim/config/config.h"
-#include "sim/numerics/fp16.h"
+#include "base/numerics/fp16.h"
+#include "sim/config/config_keys.h"
 #include "tb/rtl/vl_port.h"
 
 using namespace flycol;
@@ -463,7 +464,7 @@ int main(int argc, char** argv) {
   }
   HwParams p;
   try {
-    p = HwParams::from(load_config_by_name_or_path(config));
+    p = flycol::hardware_params(load_config_by_name_or_path(config));
   } catch (const std::exception& e) {
     fmt::print(stderr, "array_rtl_tb: {}\n", e.what());
     return 2;

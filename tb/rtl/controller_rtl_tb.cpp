@@ -24,6 +24,7 @@
 #include "hw/common/hw_params.h"
 #include "hw/common/protocol_error.h"
 #include "hw/controller/controller_core.h"
+#include "sim/config/config_keys.h"
 #include "tb/rtl/vl_port.h"
 #include "sim/config/config.h"
 #include "tb/rtl/lockstep_tb.h"
@@ -375,7 +376,7 @@ int main(int argc, char** argv) {
   if (!args) return 2;
   const std::uint64_t seed = args->seed;
   const int streams = args->count;
-  const HwParams p = HwParams::from(flycol::load_config_by_name_or_path(FLYCOL_RTL_CONFIG));
+  const HwParams p = flycol::hardware_params(flycol::load_config_by_name_or_path(FLYCOL_RTL_CONFIG));
   fmt::print("controller_rtl_tb ({}): seed {} streams {}\n", FLYCOL_RTL_CONFIG, seed, streams);
   Bench bench(p, seed);
   run_guarded(bench.cycle, [&] { bench.run(streams); });

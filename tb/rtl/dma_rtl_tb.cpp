@@ -27,6 +27,7 @@
 #include "hw/dma/mem_arbiter.h"
 #include "hw/dma/psum_engine.h"
 #include "sim/config/config.h"
+#include "sim/config/config_keys.h"
 #include "sim/dram/dram_model.h"
 #include "sim/rtlgen/rtl_types.h"
 
@@ -886,7 +887,7 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "dma_rtl_tb: {}\n", e.what());
     return 2;
   }
-  const HwParams p = HwParams::from(cfg);
+  const HwParams p = flycol::hardware_params(cfg);
   fmt::print("dma_rtl_tb[{}]: seed {}{}: elem {}b, acc {}b, B={}, {}x{}, depths {}/{}/{}\n", FLYCOL_RTL_CONFIG, seed,
              long_run ? " (long)" : "", p.elem_bits, p.acc_bits, p.bus_elems, p.rows, p.cols, p.ifmap_depth,
              p.weight_depth, p.psum_depth);

@@ -23,6 +23,7 @@
 #include "hw/common/protocol_error.h"
 #include "hw/feeder/feed_lane_core.h"
 #include "sim/config/config.h"
+#include "sim/config/config_keys.h"
 
 using namespace flycol::hw;
 using Top = FLYCOL_VTOP;
@@ -110,7 +111,7 @@ int main(int argc, char** argv) {
   const Options opt = parse_args(argc, argv);
   std::uint64_t cycles = 0, pops = 0, stalls = 0, pushes = 0, blocked = 0, flush_words = 0;
   try {
-    const HwParams hw = HwParams::from(flycol::load_config_by_name_or_path(opt.config));
+    const HwParams hw = flycol::hardware_params(flycol::load_config_by_name_or_path(opt.config));
     fmt::print("feed_lane_rtl_tb[{}]: seed {}{}: B={} M={} FD={} PB={} EW={}\n", FLYCOL_RTL_CONFIG, opt.seed,
                opt.slow ? " (slow)" : "", hw.bus_elems, hw.m, hw.lane_fifo_depth, hw.pattern_bits, hw.elem_bits);
     Rng rng(opt.seed);

@@ -30,6 +30,7 @@
 #include "hw/common/sram_bank.h"
 #include "hw/feeder/feeder_core.h"
 #include "sim/config/config.h"
+#include "sim/config/config_keys.h"
 #include "sim/rtlgen/rtl_types.h"
 
 using namespace flycol::hw;
@@ -656,7 +657,7 @@ int main(int argc, char** argv) {
   std::uint64_t cycles = 0;
   try {
     // The configuration the RTL was Verilated for (its flycol_cfg_pkg came from the same file).
-    const HwParams hw = HwParams::from(flycol::load_config_by_name_or_path(opt.config));
+    const HwParams hw = flycol::hardware_params(flycol::load_config_by_name_or_path(opt.config));
     fmt::print("feeder_rtl_tb[{}]: seed {}{}: B={} ROWS={} M={} FD={} PB={} IFD={} EW={}\n", FLYCOL_RTL_CONFIG,
                opt.seed, opt.slow ? " (slow)" : "", hw.bus_elems, hw.rows, hw.m, hw.lane_fifo_depth,
                hw.pattern_bits, hw.ifmap_depth, hw.elem_bits);

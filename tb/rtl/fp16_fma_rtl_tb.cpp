@@ -20,7 +20,7 @@
 #include "Vfp16_fma_lanes.h"
 #include "verilated.h"
 
-#include "sim/numerics/fp16.h"
+#include "base/numerics/fp16.h"
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include "Vint_mac_lanes.h"
 #include "verilated.h"
 
-#include "sim/numerics/int_mac.h"
+#include "base/numerics/int_mac.h"
 
 namespace {
 

@@ -17,7 +17,8 @@
 #include "hw/common/protocol_error.h"
 #include "hw/pe/pe_core.h"
 #include "sim/config/config.h"
-#include "sim/numerics/fp16.h"
+#include "base/numerics/fp16.h"
+#include "sim/config/config_keys.h"
 
 using namespace flycol;
 using namespace flycol::hw;
@@ -262,7 +263,7 @@ int main(int argc, char** argv) {
   }
   HwParams p;
   try {
-    p = HwParams::from(load_config_by_name_or_path(config));
+    p = flycol::hardware_params(load_config_by_name_or_path(config));
   } catch (const std::exception& e) {
     fmt::print(stderr, "pe_rtl_tb: {}\n", e.what());
     return 2;

@@ -26,6 +26,7 @@
 #include "hw/common/sram_bank.h"
 #include "hw/psum_manager/psum_manager_core.h"
 #include "sim/config/config.h"
+#include "sim/config/config_keys.h"
 #include "tb/rtl/lockstep_tb.h"
 #include "tb/rtl/vl_port.h"
 
@@ -401,7 +402,7 @@ int main(int argc, char** argv) {
   if (!args) return 2;
   const std::uint64_t seed = args->seed;
   const int runs = args->count;
-  const HwParams p = HwParams::from(flycol::load_config_by_name_or_path(FLYCOL_RTL_CONFIG));
+  const HwParams p = flycol::hardware_params(flycol::load_config_by_name_or_path(FLYCOL_RTL_CONFIG));
   fmt::print("psum_manager_rtl_tb ({}, ROWS {} COLS {} PD {}): seed {} runs {}\n", FLYCOL_RTL_CONFIG, p.rows, p.cols,
              p.psum_depth, seed, runs);
   Bench bench(p, seed);

@@ -28,6 +28,7 @@
 #include "hw/common/protocol_error.h"
 #include "hw/sequencer/sequencer_core.h"
 #include "sim/config/config.h"
+#include "sim/config/config_keys.h"
 #include "tb/rtl/lockstep_tb.h"
 
 using namespace flycol::hw;
@@ -356,7 +357,7 @@ int main(int argc, char** argv) {
   if (!args) return 2;
   const std::uint64_t seed = args->seed;
   const int runs = args->count;
-  const HwParams p = HwParams::from(flycol::load_config_by_name_or_path(FLYCOL_RTL_CONFIG));
+  const HwParams p = flycol::hardware_params(flycol::load_config_by_name_or_path(FLYCOL_RTL_CONFIG));
   fmt::print("sequencer_rtl_tb ({}, COLS {}): seed {} runs {}\n", FLYCOL_RTL_CONFIG, p.cols, seed, runs);
   Bench bench(p, seed);
   run_guarded(bench.cycle, [&] { bench.run(runs); });

@@ -26,6 +26,7 @@
 #include "hw/common/sram_bank.h"
 #include "hw/weight_fetcher/weight_fetcher_core.h"
 #include "sim/config/config.h"
+#include "sim/config/config_keys.h"
 #include "tb/rtl/lockstep_tb.h"
 #include "tb/rtl/vl_port.h"
 
@@ -304,7 +305,7 @@ int main(int argc, char** argv) {
   if (!args) return 2;
   const std::uint64_t seed = args->seed;
   const int runs = args->count;
-  const HwParams p = HwParams::from(flycol::load_config_by_name_or_path(FLYCOL_RTL_CONFIG));
+  const HwParams p = flycol::hardware_params(flycol::load_config_by_name_or_path(FLYCOL_RTL_CONFIG));
   fmt::print("weight_fetcher_rtl_tb ({}, COLS {}, WD {}): seed {} runs {}\n", FLYCOL_RTL_CONFIG, p.cols,
              p.weight_depth, seed, runs);
   Bench bench(p, seed);

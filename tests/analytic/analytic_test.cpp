@@ -17,6 +17,7 @@
 #include "sim/analytic/plan_choice.h"
 #include "sim/compiler/explicit_lowering.h"
 #include "sim/compiler/search.h"
+#include "sim/config/config_keys.h"
 #include "sim/network/network.h"
 #include "sim/scsim/layer_sim.h"
 #include "sim/workload/random_layer.h"
@@ -30,7 +31,7 @@ constexpr double kMaxCycleError = 0.02;
 
 // SystemC elaborates once per process: one simulation of the reference configuration for all.
 ScSimulation& sc_model() {
-  static ScSimulation sim(hw::HwParams::from(default_config()));
+  static ScSimulation sim(hardware_params(default_config()));
   return sim;
 }
 
@@ -84,7 +85,7 @@ void compare(const Program& prog, const ConvOperands& ops, analytic::Model& mode
 // pointwise (1x1) with skipped rows and flat contexts.
 void random_batch(int count, std::uint64_t seed, std::int64_t max_macs) {
   const Config& cfg = default_config();
-  const hw::HwParams hw = hw::HwParams::from(cfg);
+  const hw::HwParams hw = hardware_params(cfg);
   analytic::Model model(hw, DramTiming::from(cfg));
   std::mt19937_64 rng(seed);
   RandomLayerLimits lim;
@@ -140,7 +141,7 @@ void random_batch(int count, std::uint64_t seed, std::int64_t max_macs) {
 // one of `prefixes`, as `flycol net` plans it (tiling search, data feeder).
 void resnet_shapes(const std::vector<std::string>& prefixes, bool explicit_too) {
   const Config& cfg = default_config();
-  const hw::HwParams hw = hw::HwParams::from(cfg);
+  const hw::HwParams hw = hardware_params(cfg);
   const Network net = load_network("resnet50");
   analytic::Planner planner(cfg, DramTiming::from(cfg), analytic::Tiling::search);
   analytic::Model model(hw, DramTiming::from(cfg));

@@ -14,6 +14,7 @@
 #include "sim/compiler/compiler.h"
 #include "sim/compiler/hazards.h"
 #include "sim/compiler/interpreter.h"
+#include "sim/config/config_keys.h"
 #include "sim/golden/conv.h"
 
 namespace flycol::test {
@@ -98,7 +99,7 @@ inline Layer random_layer(std::mt19937_64& rng, const hw::HwParams& hw, std::int
 // Small forced tiles: channel slices (so that preload happens whenever C >= 2), column tiles that
 // leave an edge tile, few groups and rows. Falls back towards the smallest tile until it fits.
 inline Program compile_forced(const Layer& l, const Config& cfg, const std::string& order, std::mt19937_64& rng) {
-  const hw::HwParams hw = hw::HwParams::from(cfg);
+  const hw::HwParams hw = hardware_params(cfg);
   const int groups = (l.k + hw.cols - 1) / hw.cols;
   CompileOptions o;
   o.order = order;

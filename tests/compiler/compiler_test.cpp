@@ -6,6 +6,7 @@
 
 #include "sim/compiler/search.h"
 #include "sim/compiler/tiling.h"
+#include "sim/config/config_keys.h"
 #include "tests/compiler/compiler_support.h"
 
 using namespace flycol;
@@ -65,7 +66,7 @@ void check_traffic(const Program& p) {
 enum class Mode { chosen, forced, mixed };
 Coverage run_batch(const Config& cfg, int count, std::uint64_t seed, Mode mode, double zero_fraction,
                    std::int64_t budget) {
-  const hw::HwParams hw = hw::HwParams::from(cfg);
+  const hw::HwParams hw = hardware_params(cfg);
   std::mt19937_64 rng(seed);
   Coverage cov;
   for (int i = 0; i < count; ++i) {
@@ -155,7 +156,7 @@ TEST_CASE("tiles that lie wholly in the padding load zeros only", "[compiler][go
   REQUIRE(run_end_to_end(p, 1).error == "");
 
   // Random layers with padding up to the full extent, with forced one-row and narrow tiles.
-  const hw::HwParams hw = hw::HwParams::from(cfg);
+  const hw::HwParams hw = hardware_params(cfg);
   std::mt19937_64 rng(31);
   int empty_windows = 0;
   for (int i = 0; i < 40; ++i) {

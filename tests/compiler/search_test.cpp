@@ -8,6 +8,7 @@
 #include "sim/compiler/explicit_lowering.h"
 #include "sim/compiler/search.h"
 #include "sim/compiler/tiling.h"
+#include "sim/config/config_keys.h"
 #include "tests/compiler/compiler_support.h"
 
 using namespace flycol;
@@ -15,7 +16,7 @@ using namespace flycol::test;
 
 TEST_CASE("search candidates are legal, reproducible, correct and predict their traffic", "[compiler][search]") {
   for (const Config& cfg : {small_config(), default_config()}) {
-    const hw::HwParams hw = hw::HwParams::from(cfg);
+    const hw::HwParams hw = hardware_params(cfg);
     std::mt19937_64 rng(31);
     int checked = 0;
     std::set<std::string> orders;
@@ -92,7 +93,7 @@ TEST_CASE("aligned rows add only zero columns and keep every feeder row on word 
 
 TEST_CASE("explicit im2col: the lowered layer gives bit-identical outputs", "[compiler][explicit]") {
   for (const Config& cfg : {small_config(), with_arithmetic("int8"), default_config()}) {
-    const hw::HwParams hw = hw::HwParams::from(cfg);
+    const hw::HwParams hw = hardware_params(cfg);
     std::mt19937_64 rng(41);
     for (int i = 0; i < 12; ++i) {
       const Layer l = random_layer(rng, hw, 200000, i);
@@ -127,7 +128,7 @@ TEST_CASE("explicit im2col: the lowered layer gives bit-identical outputs", "[co
 
 TEST_CASE("a 1x1 stride-1 layer runs unchanged on its flat view", "[compiler][explicit]") {
   const Config cfg = default_config();
-  const hw::HwParams hw = hw::HwParams::from(cfg);
+  const hw::HwParams hw = hardware_params(cfg);
   const Layer l = parse_layer_spec("C=40,H=8,W=8,K=33,k=1");
   const Layer m = explicit_lowered_layer(l, hw);
   CHECK(m.c == 40);
@@ -144,7 +145,7 @@ TEST_CASE("a 1x1 stride-1 layer runs unchanged on its flat view", "[compiler][ex
 
 TEST_CASE("1x1 layers with skipped rows and flat contexts run correctly in every order", "[compiler][layout]") {
   for (const Config& cfg : {small_config(), default_config()}) {
-    const hw::HwParams hw = hw::HwParams::from(cfg);
+    const hw::HwParams hw = hardware_params(cfg);
     std::mt19937_64 rng(57);
     int skipped = 0, flat = 0;
     for (int i = 0; i < 60; ++i) {

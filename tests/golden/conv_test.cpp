@@ -6,7 +6,7 @@
 #include <random>
 
 #include "sim/golden/conv.h"
-#include "sim/numerics/fp16.h"
+#include "base/numerics/fp16.h"
 
 using namespace flycol;
 

@@ -1,11 +1,11 @@
 // Independent exact reference for IEEE binary16, used only by the numerics tests to check
-// sim/numerics/fp16.h. Integer arithmetic only: operands are decoded to integer significands,
+// base/numerics/fp16.h. Integer arithmetic only: operands are decoded to integer significands,
 // a*b+c is formed exactly, and the result is rounded once by integer shifts and compares.
 #pragma once
 
 #include <cstdint>
 
-// Deliberately no include of sim/numerics: the reference must not share code with what it checks.
+// Deliberately no include of base/numerics: the reference must not share code with what it checks.
 namespace fp16ref {
 
 using Half = std::uint16_t;

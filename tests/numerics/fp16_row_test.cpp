@@ -5,8 +5,8 @@
 
 #include <random>
 
-#include "sim/numerics/fp16.h"
-#include "sim/numerics/fp16_row.h"
+#include "base/numerics/fp16.h"
+#include "base/numerics/fp16_row.h"
 
 using namespace flycol;
 

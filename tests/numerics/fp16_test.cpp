@@ -1,4 +1,4 @@
-// Unit tests of sim/numerics/fp16.h: fma, mul, mac, the half-in-float variants and the
+// Unit tests of base/numerics/fp16.h: fma, mul, mac, the half-in-float variants and the
 // conversions, checked bit for bit against the integer-only reference in fp16_reference.h on
 // special values, ties, random triples and (hidden, [.slow]) all 2^32 multiplier operand pairs.
 #include <catch2/catch.hpp>
@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-#include "sim/numerics/fp16.h"
+#include "base/numerics/fp16.h"
 #include "tests/numerics/fp16_reference.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// Unit tests of sim/numerics/int_mac.h: the int8/int16 multiply-accumulate of the integer PEs
+// Unit tests of base/numerics/int_mac.h: the int8/int16 multiply-accumulate of the integer PEs
 // with an int32 accumulator that saturates (clamps) instead of wrapping, checked against an
 // int64 model that clamps explicitly after every step.
 #include <catch2/catch.hpp>
@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "sim/numerics/int_mac.h"
+#include "base/numerics/int_mac.h"
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "sim/numerics/fp16.h"
+#include "base/numerics/fp16.h"
 
 namespace flycol::fp16 {
 

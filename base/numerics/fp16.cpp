@@ -1,5 +1,5 @@
 // Out-of-line binary16 helpers: the double conversions, which are not on any hot path.
-#include "sim/numerics/fp16.h"
+#include "base/numerics/fp16.h"
 
 namespace flycol::fp16 {
 namespace {
