@@ -93,7 +93,8 @@ const DmaWork& Model::dma(const hw::Command& c) {
 
 Result Model::run(const Program& prog, const Options& opt) {
   Result res;
-  Stats& st = res.stats;
+  RunStats& st = res.stats;
+  st.has_gated_macs = false;  // zero gating depends on the operand values, which this model never sees
   const auto& cmds = prog.commands;
   const int n = int(cmds.size());
   const double bw = timing_.bytes_per_cycle;

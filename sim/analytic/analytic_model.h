@@ -1,8 +1,8 @@
 // The analytic (transaction-level) model of the accelerator: runs a compiled command stream with
 // the controller's dispatch and wait rules, RUN durations from RunTimer, and the two DMA engines
 // as flows that share the DRAM channel and the memory port (sim/analytic/README.md). It reports
-// the same counters as the SystemC model (cycles by kind, SRAM and DRAM traffic) in microseconds
-// of host time per layer instead of seconds.
+// the same counters as the SystemC model (RunStats: cycles by kind, SRAM and DRAM traffic) in
+// microseconds of host time per layer instead of seconds.
 #pragma once
 
 #include <array>
@@ -15,18 +15,9 @@
 #include "sim/analytic/run_timing.h"
 #include "sim/compiler/compiler.h"
 #include "sim/dram/dram_model.h"
+#include "sim/stats/run_stats.h"
 
 namespace flycol::analytic {
-
-// Counters of one program, with the meanings of hw::AcceleratorStats and spec section 13.
-struct Stats {
-  std::uint64_t cycles = 0;  // spec section 5: the first cycle with every command done and all idle
-  std::uint64_t run_cycles = 0, dram_stall = 0, tail = 0;
-  std::uint64_t mac_cycles = 0, feeder_stall = 0, weight_stall = 0, context_stall = 0, pipeline = 0;
-  std::uint64_t sram_reads[3] = {0, 0, 0}, sram_writes[3] = {0, 0, 0};  // ifmap, weights, psums
-  DramTraffic dram;              // bytes per tensor
-  std::uint64_t dram_requests = 0;
-};
 
 // DRAM traffic over time: `bytes` moved uniformly between cycles t0 and t1 (fractional cycles).
 struct TrafficSpan {
@@ -39,7 +30,7 @@ struct CommandSpan {
 };
 
 struct Result {
-  Stats stats;
+  RunStats stats;  // every counter but gated_macs (it depends on operand values)
   std::vector<TrafficSpan> traffic;  // when Options::traffic
   std::vector<CommandSpan> commands; // when Options::commands
 };

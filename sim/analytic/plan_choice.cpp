@@ -61,8 +61,8 @@ Choice Planner::choose(const Layer& layer, Lowering lowering) {
   for (const Choice& c : tried) fastest = std::min(fastest, c.result.stats.cycles);
   std::size_t pick = 0;
   for (std::size_t i = 0; i < tried.size(); ++i) {
-    const Stats& s = tried[i].result.stats;
-    const Stats& b = tried[pick].result.stats;
+    const RunStats& s = tried[i].result.stats;
+    const RunStats& b = tried[pick].result.stats;
     const bool near = double(s.cycles) <= double(fastest) * (1 + tolerance_);
     const bool pick_near = double(b.cycles) <= double(fastest) * (1 + tolerance_);
     if (near && (!pick_near || s.dram.total() < b.dram.total() ||

@@ -30,8 +30,7 @@ int list_command() {
   }
   fmt::print("networks:\n  none installed\n");
   fmt::print("models:\n");
-  for (const auto& m : models())
-    fmt::print("  {:<10} {:<10} {}\n", m.name, m.available ? "built" : "not built", m.description);
+  for (const auto& m : models()) fmt::print("  {:<10} {}\n", m.name, m.description);
   fmt::print("arithmetic:\n");
   for (const auto& n : arithmetic_names()) fmt::print("  {}\n", n);
   return 0;

@@ -58,10 +58,8 @@ int run_layer_command(const RunArgs& a) {
 
 Subcommand add_run(CLI::App& app) {
   auto a = std::make_shared<RunArgs>();
-  std::string model_names;
-  for (const auto& m : models()) model_names += (model_names.empty() ? "" : "|") + m.name;
   CLI::App* run = app.add_subcommand("run", "simulate one convolution layer and check it against the golden model");
-  run->add_option("--model", a->model, "model to run: " + model_names)->capture_default_str();
+  run->add_option("--model", a->model, "model to run: " + model_names("|"))->capture_default_str();
   run->add_option("--layer", a->layer,
                   "layer: compact spec such as C=64,H=56,W=56,K=64,k=3,s=1,d=2,p=2, or a YAML file "
                   "(default C=64,H=56,W=56,K=64,k=3,s=1,p=1)");

@@ -43,21 +43,17 @@ std::string self_exe() {
   return std::string(buf, std::size_t(n));
 }
 
-// Sweeps need a model that reports cycles; models that are named but not built yet are refused
-// up front with exit 2, and appear here by themselves once the runner supports them.
+// Sweeps need a model that reports cycles (the registry says which); others are refused up front
+// with exit 2, and a cycle model added to the registry is usable here by itself.
 void check_model(const std::string& name) {
   const ModelInfo* m = find_model(name);
   std::string usable;
   for (const auto& mi : models())
-    if (mi.available && mi.name != "golden") usable += (usable.empty() ? "" : ", ") + mi.name;
+    if (mi.reports_cycles) usable += (usable.empty() ? "" : ", ") + mi.name;
   if (!m)
     throw InputError("--model", "", fmt::format("unknown model '{}' (sweeps can use: {})", name, usable));
-  if (name == "golden")
-    throw InputError("--model", "", fmt::format("golden computes outputs, not cycles; sweeps can use: {}", usable));
-  if (!m->available)
-    throw InputError("--model", "",
-                     fmt::format("model '{}' ({}) is not built yet in this version; sweeps can use: {}", name,
-                                 m->description, usable));
+  if (!m->reports_cycles)
+    throw InputError("--model", "", fmt::format("{} computes outputs, not cycles; sweeps can use: {}", name, usable));
 }
 
 void print_line(const std::string& s) {

@@ -27,7 +27,7 @@ struct Figures {
   double energy_uj = 0, dram_uj = 0;
 };
 
-Figures figures(const NetworkRun& r, std::uint64_t macs, const analytic::Stats& s, std::uint64_t compulsory,
+Figures figures(const NetworkRun& r, std::uint64_t macs, const RunStats& s, std::uint64_t compulsory,
                 double peak, std::uint64_t free_cycles, double demand_peak, const energy::Estimate& e) {
   Figures f;
   f.mmac = double(macs) * 1e-6;
@@ -49,8 +49,8 @@ Figures figures(const NetworkRun& r, std::uint64_t macs, const analytic::Stats& 
   return f;
 }
 
-analytic::Stats total_stats(const Totals& t) {
-  analytic::Stats s;
+RunStats total_stats(const Totals& t) {
+  RunStats s;
   s.cycles = t.cycles;
   s.dram_stall = t.dram_stall;
   s.tail = t.tail;
@@ -135,27 +135,9 @@ Json figures_json(const Figures& f) {
   return j;
 }
 
-Json stats_json(const analytic::Stats& s) {
+Json stats_json(const RunStats& s) {
   Json j = Json::object();
-  j["cycles"] = s.cycles;
-  j["mac_cycles"] = s.mac_cycles;
-  j["feeder_stall"] = s.feeder_stall;
-  j["weight_stall"] = s.weight_stall;
-  j["context_stall"] = s.context_stall;
-  j["pipeline"] = s.pipeline;
-  j["dram_stall"] = s.dram_stall;
-  j["tail"] = s.tail;
-  Json& b = j["dram_bytes"];
-  b["ifmap"] = s.dram.ifmap;
-  b["weights"] = s.dram.weights;
-  b["psums_in"] = s.dram.psums_in;
-  b["ofmap"] = s.dram.ofmap;
-  b["total"] = s.dram.total();
-  const char* names[3] = {"ifmap", "weights", "psums"};
-  for (int i = 0; i < 3; ++i) {
-    j["sram"][names[i]]["reads"] = s.sram_reads[i];
-    j["sram"][names[i]]["writes"] = s.sram_writes[i];
-  }
+  write_stats_json(j, s, StatsKeys::flat);
   return j;
 }
 

@@ -29,36 +29,23 @@ std::uint64_t compulsory(const Layer& l, const hw::HwParams& hw) {
          std::uint64_t(l.ofmap_elems()) * std::uint64_t(hw.acc_bytes());
 }
 
-// The SystemC model's counters in the analytic model's terms. SRAM counters of the banks are
-// cumulative over the runs of one elaboration, so the caller passes the previous totals.
-analytic::Stats from_sc(const LayerSimResult& s, std::uint64_t prev_reads[3], std::uint64_t prev_writes[3]) {
-  analytic::Stats a;
-  const hw::AcceleratorStats& st = s.sim.stats;
-  a.cycles = s.sim.cycles;
-  a.run_cycles = st.run_cycles;
-  a.dram_stall = st.dram_stall;
-  a.tail = st.tail;
-  a.mac_cycles = st.mac_cycles;
-  a.feeder_stall = st.feeder_stall;
-  a.weight_stall = st.weight_stall;
-  a.context_stall = st.context_stall;
-  a.pipeline = st.pipeline;
+// The SystemC model's counters of one layer. SRAM counters of the banks are cumulative over the
+// runs of one elaboration, so the caller passes the previous totals.
+RunStats from_sc(const LayerSimResult& s, std::uint64_t prev_reads[3], std::uint64_t prev_writes[3]) {
+  RunStats a = run_stats(s.sim.stats, s.sim.cycles, s.dram);
   for (int i = 0; i < 3; ++i) {
-    a.sram_reads[i] = st.sram_reads[i] - prev_reads[i];
-    a.sram_writes[i] = st.sram_writes[i] - prev_writes[i];
-    prev_reads[i] = st.sram_reads[i];
-    prev_writes[i] = st.sram_writes[i];
+    const std::uint64_t reads = a.sram_reads[i], writes = a.sram_writes[i];
+    a.sram_reads[i] -= prev_reads[i];
+    a.sram_writes[i] -= prev_writes[i];
+    prev_reads[i] = reads;
+    prev_writes[i] = writes;
   }
-  a.dram.ifmap = s.dram.ifmap;
-  a.dram.weights = s.dram.weights;
-  a.dram.psums_in = s.dram.psums_in;
-  a.dram.ofmap = s.dram.ofmap;
   a.dram_requests = s.dram_stats.reads + s.dram_stats.writes;
   return a;
 }
 
 void add(Totals& t, const LayerRun& l) {
-  const analytic::Stats& s = l.stats;
+  const RunStats& s = l.stats;
   t.macs += std::uint64_t(l.layer.macs());
   t.cycles += s.cycles;
   t.run_cycles += s.run_cycles;
@@ -184,10 +171,7 @@ NetworkRun run_network(const Network& net, const Config& cfg, const RunOptions& 
       L.peak_gbps = busiest_window_gbps(timed.traffic, window_cycles, clock_hz);
       L.free_cycles = free_model.run(choice.program).stats.cycles;
       L.demand_gbps = double(timed.stats.dram.total()) / (double(L.free_cycles) / clock_hz) / 1e9;
-      energy::Activity act;
-      act.mac_steps = L.stats.mac_cycles;
-      for (int i = 0; i < 3; ++i) act.sram_words[i] = L.stats.sram_reads[i] + L.stats.sram_writes[i];
-      act.dram_bytes = L.stats.dram.total();
+      const energy::Activity act = energy_activity(L.stats);
       L.energy = energy::estimate(cfg, act);
       offset += L.stats.cycles;
       add(lr.total, L);

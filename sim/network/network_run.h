@@ -14,6 +14,7 @@
 #include "sim/config/config.h"
 #include "sim/energy/energy.h"
 #include "sim/network/network.h"
+#include "sim/stats/run_stats.h"
 
 namespace flycol::net {
 
@@ -35,8 +36,8 @@ struct LayerRun {
   Layer view;              // what the program runs (the lowered layer for explicit im2col)
   TilePlan plan;
   std::size_t commands = 0;
-  analytic::Stats stats;   // of the model reported (sc when --model sc)
-  analytic::Stats analytic;  // the analytic model's figures, for the agreement with sc
+  RunStats stats;     // of the model reported (sc when --model sc)
+  RunStats analytic;  // the analytic model's figures, for the agreement with sc
   double sc_wall_seconds = 0;
   bool checked = false, exact = false;
   std::uint64_t compulsory_bytes = 0;  // its ifmap, weights and ofmap once each

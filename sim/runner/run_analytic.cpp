@@ -12,6 +12,7 @@
 #include "sim/dram/dram_model.h"
 #include "sim/energy/energy.h"
 #include "sim/runner/run_common.h"
+#include "sim/stats/run_stats.h"
 
 namespace flycol {
 
@@ -23,7 +24,7 @@ RunOutcome run_analytic(const RunRequest& req) {
   analytic::Model model(prog.hw, DramTiming::from(cfg));  // a random DRAM profile (--dram-seed) is not modelled
   const analytic::Result res = model.run(prog);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const analytic::Stats& st = res.stats;
+  const RunStats& st = res.stats;
   const double util = st.cycles ? double(L.macs()) / (double(st.cycles) * cfg.pes()) : 0.0;
   const double seconds_at_clock = double(st.cycles) / (cfg.clock_mhz * 1e6);
   const double gflops = seconds_at_clock > 0 ? 2.0 * double(L.macs()) / seconds_at_clock / 1e9 : 0.0;
@@ -38,42 +39,18 @@ RunOutcome run_analytic(const RunRequest& req) {
   j["plan"] = prog.plan.describe();
   j["tiling"] = req.tiling;
   j["commands"] = std::uint64_t(prog.commands.size());
-  j["cycles"] = st.cycles;
+  write_stats_json(j, st);
   j["macs"] = L.macs();
   j["output"]["shape"] = Json::Array{L.n, L.k, L.ho(), L.wo()};
   j["output"]["checksum"] = nullptr;  // the analytic model computes no values
   j["utilization"] = util;
   j["time_us"] = seconds_at_clock * 1e6;
   j["gflops"] = gflops;
-  Json& stl = j["stalls"];
-  stl["feeder"] = st.feeder_stall;
-  stl["weights"] = st.weight_stall;
-  stl["context_switch"] = st.context_stall;
-  stl["pipeline"] = st.pipeline;
-  stl["dram"] = st.dram_stall;
-  stl["tail"] = st.tail;
-  j["mac_cycles"] = st.mac_cycles;
-  j["gated_macs"] = nullptr;  // depends on the operand values
-  Json& sram = j["sram"];
-  const char* names[3] = {"ifmap", "weights", "psums"};
-  for (int i = 0; i < 3; ++i) {
-    sram[names[i]]["reads"] = st.sram_reads[i];
-    sram[names[i]]["writes"] = st.sram_writes[i];
-  }
-  Json& db = j["dram_bytes"];
-  db["ifmap"] = st.dram.ifmap;
-  db["weights"] = st.dram.weights;
-  db["psums_in"] = st.dram.psums_in;
-  db["ofmap"] = st.dram.ofmap;
-  db["total"] = st.dram.total();
   Json& c = j["check"];
   c["reference"] = "none";
   c["bit_exact"] = nullptr;
   c["mismatches"] = nullptr;
-  energy::Activity act;
-  act.mac_steps = st.mac_cycles;
-  for (int i = 0; i < 3; ++i) act.sram_words[i] = st.sram_reads[i] + st.sram_writes[i];
-  act.dram_bytes = st.dram.total();
+  const energy::Activity act = energy_activity(st);
   j["energy"] = energy::run_json(cfg, act, seconds_at_clock);
   j["sim_wall_seconds"] = wall;
   j["sim_cycles_per_s"] = wall > 0 ? double(st.cycles) / wall : 0.0;

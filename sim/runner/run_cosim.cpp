@@ -17,12 +17,15 @@
 #include "sim/power/toggle_counter.h"
 #include "sim/rtlsim/cosim.h"
 #include "sim/runner/run_common.h"
+#include "sim/stats/run_stats.h"
 #include "sim/synth/synth.h"
 
 namespace flycol {
 
-RunOutcome run_cosim(const RunRequest& req) {
-  const bool both = req.model == "both";
+namespace {
+
+// `both` adds the SystemC model in lockstep; without it the RTL runs alone.
+RunOutcome run_cosim(const RunRequest& req, bool both) {
   const Layer& L = req.layer;
   const Config& cfg = req.config;
   const Program prog = compile_request(req);
@@ -67,16 +70,31 @@ RunOutcome run_cosim(const RunRequest& req) {
   const double util = cycles ? double(L.macs()) / (double(cycles) * double(cfg.pes())) : 0.0;
   const double secs = double(cycles) / (cfg.clock_mhz * 1e6);
 
+  // Statistics: cycles, gated MACs and DRAM bytes from the RTL; the cycle classes and the SRAM
+  // traffic, which the RTL does not count, from its SystemC twin when it runs (cycle-exact with
+  // the RTL, or the check below fails).
+  RunStats st;
+  if (both) {
+    st = run_stats(cr.sc_stats, cycles, cr.rtl.dram);
+  } else {
+    st.cycles = cycles;
+    st.has_cycle_classes = false;
+    st.has_sram = false;
+    st.mac_cycles = cr.rtl_mac_cycles;
+    st.dram = dram_traffic(cr.rtl.dram);
+  }
+  st.gated_macs = cr.rtl_gated;
+
   Json& j = r.report;
   j = Json::object();
-  j["model"] = req.model;
+  j["model"] = both ? "both" : "rtl";
   j["layer"] = layer_json(L);
   j["config"] = config_json(cfg);
   j["seed"] = req.seed;
   j["plan"] = prog.plan.describe();
   j["tiling"] = req.tiling;
   j["commands"] = std::uint64_t(prog.commands.size());
-  j["cycles"] = cycles;
+  write_stats_json(j, st);
   if (both) j["cycles_sc"] = cr.sc.cycles;
   j["cycles_rtl"] = cr.rtl.cycles;
   j["macs"] = L.macs();
@@ -84,23 +102,7 @@ RunOutcome run_cosim(const RunRequest& req) {
   j["output"]["checksum"] = fmt::format("0x{:016x}", checksum(cr.rtl.outputs, cfg.arithmetic));
   j["utilization"] = util;
   j["time_us"] = secs * 1e6;
-  if (both) {
-    const hw::AcceleratorStats& st = cr.sc_stats;
-    Json& stl = j["stalls"];
-    stl["feeder"] = st.feeder_stall;
-    stl["weights"] = st.weight_stall;
-    stl["context_switch"] = st.context_stall;
-    stl["pipeline"] = st.pipeline;
-    stl["dram"] = st.dram_stall;
-    stl["tail"] = st.tail;
-  }
   j["gated_macs_rtl"] = cr.rtl_gated;
-  Json& db = j["dram_bytes"];
-  db["ifmap"] = cr.rtl.dram.ifmap;
-  db["weights"] = cr.rtl.dram.weights;
-  db["psums_in"] = cr.rtl.dram.psums_in;
-  db["ofmap"] = cr.rtl.dram.ofmap;
-  db["total"] = cr.rtl.dram.total;
   Json& c = j["check"];
   c["reference"] = "golden";
   c["bit_exact"] = rtl_exact && sc_exact;
@@ -127,20 +129,15 @@ RunOutcome run_cosim(const RunRequest& req) {
   if (!cr.sc.error.empty()) c["error_sc"] = cr.sc.error;
   // Energy: MAC steps from the RTL's issue stage; SRAM accesses from the SystemC twin (both) or
   // from the power proxy's trace (--power); DRAM bytes from the RTL's DRAM model.
-  energy::Activity act;
-  act.mac_steps = both ? cr.sc_stats.mac_cycles : cr.rtl_mac_cycles;
-  act.dram_bytes = cr.rtl.dram.total;
-  bool sram_counted = both;
+  energy::Activity act = energy_activity(st);
   power::PowerReport pw;
   if (toggles) {
     toggles->finish();
     pw = power::power_proxy(*toggles, *synth_report);
   }
-  for (int i = 0; i < 3; ++i) {
-    if (both) act.sram_words[i] = cr.sc_stats.sram_reads[i] + cr.sc_stats.sram_writes[i];
-    else if (pw.sram_counted) act.sram_words[i] = pw.sram_reads[i];
-  }
-  sram_counted = sram_counted || pw.sram_counted;
+  if (!both && pw.sram_counted)
+    for (int i = 0; i < 3; ++i) act.sram_words[i] = pw.sram_reads[i];
+  const bool sram_counted = both || pw.sram_counted;
   j["energy"] = energy::run_json(cfg, act, secs, sram_counted);
   double sram_share = 0;
   if (toggles) {
@@ -187,7 +184,8 @@ RunOutcome run_cosim(const RunRequest& req) {
       "  DRAM bytes   ifmap {:.3f} MB, weights {:.3f} MB, psums in {:.3f} MB, ofmap {:.3f} MB, total {:.3f} MB\n"
       "  check        {}\n"
       "  sim speed    RTL {:.2f} s wall, {:.0f} cycles/s{}\n",
-      req.model, arithmetic_info(cfg.arithmetic).name, cfg.name, cfg.source, req.seed, L.spec(), prog.plan.describe(),
+      both ? "both" : "rtl", arithmetic_info(cfg.arithmetic).name, cfg.name, cfg.source, req.seed, L.spec(),
+      prog.plan.describe(),
       req.tiling,
       prog.commands.size(), cycles, both ? fmt::format(" (SystemC {})", cr.sc.cycles) : std::string(), secs * 1e6,
       cfg.clock_mhz, L.macs(), checksum(cr.rtl.outputs, cfg.arithmetic), util * 100, double(cr.rtl.dram.ifmap) * 1e-6,
@@ -199,5 +197,10 @@ RunOutcome run_cosim(const RunRequest& req) {
   if (toggles) r.text += power::power_text(pw, sram_share);
   return r;
 }
+
+}  // namespace
+
+RunOutcome run_rtl(const RunRequest& req) { return run_cosim(req, false); }
+RunOutcome run_both(const RunRequest& req) { return run_cosim(req, true); }
 
 }  // namespace flycol

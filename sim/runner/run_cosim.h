@@ -6,6 +6,7 @@
 
 namespace flycol {
 
-RunOutcome run_cosim(const RunRequest& req);
+RunOutcome run_rtl(const RunRequest& req);   // the Verilated RTL alone
+RunOutcome run_both(const RunRequest& req);  // RTL and SystemC model in lockstep
 
 }  // namespace flycol

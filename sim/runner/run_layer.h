@@ -25,12 +25,13 @@ struct RunRequest {
 };
 
 struct RunOutcome {
-  Json report;       // keys: model, layer, config, seed, macs, output, check, ...
+  Json report;       // keys: model, layer, config, seed, macs, output, check, and the cycle models'
+                     // statistics (sim/stats/run_stats.h), ...
   std::string text;  // human-readable summary
   bool passed = true;  // every check the model makes agreed
 };
 
-// Throws InputError for an unknown or unbuilt model.
+// Runs req.model's registered run function (models.h). Throws InputError for an unknown model.
 RunOutcome run_layer(const RunRequest& req);
 
 // Report fragments shared by every model.

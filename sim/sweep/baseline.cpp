@@ -78,7 +78,7 @@ void compare_to_baseline(SweepResults& r, const Baseline* b) {
       } else if (bp.rejected) {
         v.kind = BaselineVerdict::status_changed;
         v.message = fmt::format("was rejected in the baseline, now runs{}",
-                                p.ran ? fmt::format(" ({} cycles)", p.cycles) : std::string());
+                                p.ran ? fmt::format(" ({} cycles)", p.stats.cycles) : std::string());
       } else {
         v.kind = BaselineVerdict::status_changed;
         v.message = fmt::format("ran in the baseline ({} cycles), now rejected: {}", bp.cycles, p.message);
@@ -89,12 +89,13 @@ void compare_to_baseline(SweepResults& r, const Baseline* b) {
       v.kind = BaselineVerdict::ok;
       continue;
     }
-    v.change_percent = bp.cycles > 0 ? 100.0 * double(p.cycles - bp.cycles) / double(bp.cycles)
-                                     : (p.cycles == 0 ? 0.0 : 100.0);
+    const std::int64_t cycles = std::int64_t(p.stats.cycles);
+    v.change_percent = bp.cycles > 0 ? 100.0 * double(cycles - bp.cycles) / double(bp.cycles)
+                                     : (cycles == 0 ? 0.0 : 100.0);
     if (std::fabs(v.change_percent) > tol) {
       v.kind = BaselineVerdict::changed;
-      v.message = fmt::format("cycles {} -> {} ({:+.2f} %, {}), more than the {:g} % tolerance", bp.cycles, p.cycles,
-                              v.change_percent, p.cycles > bp.cycles ? "slower" : "faster", tol);
+      v.message = fmt::format("cycles {} -> {} ({:+.2f} %, {}), more than the {:g} % tolerance", bp.cycles, cycles,
+                              v.change_percent, cycles > bp.cycles ? "slower" : "faster", tol);
     } else {
       v.kind = BaselineVerdict::ok;
     }
@@ -121,7 +122,7 @@ std::string baseline_text(const SweepResults& r) {
     const PointResult& p = r.points[i];
     out += i ? ",\n    " : "\n    ";
     out += p.status == Status::rejected ? fmt::format("\"{}\": {{\"rejected\": true}}", p.name)
-                                        : fmt::format("\"{}\": {{\"cycles\": {}}}", p.name, p.cycles);
+                                        : fmt::format("\"{}\": {{\"cycles\": {}}}", p.name, p.stats.cycles);
   }
   out += "\n  }\n}\n";
   return out;

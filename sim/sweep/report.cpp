@@ -104,14 +104,15 @@ std::string csv_table(const SweepResults& r) {
     out += fmt::format(",{},{}", status_name(p.status), csv_cell(p.layer));
     const bool has_base = p.baseline.kind == BaselineVerdict::ok || p.baseline.kind == BaselineVerdict::changed;
     if (p.ran) {
-      out += fmt::format(",{},{},{},{},{},{},{}", p.cycles, has_base ? std::to_string(p.baseline.cycles) : "",
+      out += fmt::format(",{},{},{},{},{},{},{}", p.stats.cycles, has_base ? std::to_string(p.baseline.cycles) : "",
                          has_base && p.baseline.cycles > 0 ? fmt::format("{:.4f}", p.baseline.change_percent) : "",
-                         verdict_name(p.baseline.kind), p.macs, p.utilization, p.mac_cycles);
-      out += fmt::format(",{},{},{},{},{},{}", p.stall_feeder, p.stall_weights, p.stall_context, p.stall_pipeline,
-                         p.stall_dram, p.stall_tail);
-      out += fmt::format(",{},{},{},{},{}", p.sram_reads_ifmap, p.sram_reads_weights, p.sram_reads_psums,
+                         verdict_name(p.baseline.kind), p.macs, p.utilization, p.stats.mac_cycles);
+      const RunStats& s = p.stats;
+      out += fmt::format(",{},{},{},{},{},{}", s.feeder_stall, s.weight_stall, s.context_stall, s.pipeline, s.dram_stall,
+                         s.tail);
+      out += fmt::format(",{},{},{},{},{}", s.sram_reads[0], s.sram_reads[1], s.sram_reads[2],
                          p.sram_reads_per_mac(), p.ifmap_reads_per_mac());
-      out += fmt::format(",{},{},{},{},{}", p.dram.ifmap, p.dram.weights, p.dram.psums_in, p.dram.ofmap, p.dram.total);
+      out += fmt::format(",{},{},{},{},{}", s.dram.ifmap, s.dram.weights, s.dram.psums_in, s.dram.ofmap, s.dram.total());
     } else {
       out += fmt::format(",,,,{},,,", verdict_name(p.baseline.kind));
       out += ",,,,,,,,,,,,,,,,";
@@ -150,12 +151,12 @@ std::string markdown_table(const SweepResults& r) {
     std::string row = "| " + md_cell(p.name) + " |";
     for (const auto& k : r.swept_keys) row += " " + md_cell(value_of(p, k)) + " |";
     const char* st = p.status == Status::pass ? "pass" : p.status == Status::fail ? "**FAIL**" : "rejected";
-    row += fmt::format(" {} | {} |", st, p.ran ? std::to_string(p.cycles) : "-");
+    row += fmt::format(" {} | {} |", st, p.ran ? std::to_string(p.stats.cycles) : "-");
     if (base) row += " " + baseline_cell(p) + " |";
     const auto ratio = find_metric("lowering_ratio")->get(p);
     if (p.ran)
-      row += fmt::format(" {:.1f} | {} | {} | {:.4f} | {} | {} | {} |", 100.0 * p.utilization, p.stall_feeder,
-                         p.stall_dram, p.sram_reads_per_mac(), kb(p.dram.total),
+      row += fmt::format(" {:.1f} | {} | {} | {:.4f} | {} | {} | {} |", 100.0 * p.utilization, p.stats.feeder_stall,
+                         p.stats.dram_stall, p.sram_reads_per_mac(), kb(p.stats.dram.total()),
                          p.has_lowered ? kb(p.lowered.total) : "-", ratio ? fmt::format("{:.2f}x", *ratio) : "-");
     else
       row += " - | - | - | - | - | - | - |";

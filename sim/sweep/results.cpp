@@ -31,9 +31,9 @@ const char* verdict_name(BaselineVerdict::Kind k) {
 }
 
 double PointResult::sram_reads_per_mac() const {
-  return macs > 0 ? double(sram_reads_ifmap + sram_reads_weights + sram_reads_psums) / double(macs) : 0.0;
+  return macs > 0 ? double(stats.sram_reads[0] + stats.sram_reads[1] + stats.sram_reads[2]) / double(macs) : 0.0;
 }
-double PointResult::ifmap_reads_per_mac() const { return macs > 0 ? double(sram_reads_ifmap) / double(macs) : 0.0; }
+double PointResult::ifmap_reads_per_mac() const { return macs > 0 ? double(stats.sram_reads[0]) / double(macs) : 0.0; }
 
 namespace {
 using Opt = std::optional<double>;
@@ -42,26 +42,30 @@ Opt if_ran(const PointResult& p, double v) { return p.ran ? Opt(v) : std::nullop
 
 const std::vector<Metric>& metrics() {
   static const std::vector<Metric> m = {
-      {"cycles", "cycles", [](const PointResult& p) { return if_ran(p, double(p.cycles)); }},
+      {"cycles", "cycles", [](const PointResult& p) { return if_ran(p, double(p.stats.cycles)); }},
       {"utilization", "utilization (%)", [](const PointResult& p) { return if_ran(p, 100.0 * p.utilization); }},
-      {"mac_cycles", "MAC cycles", [](const PointResult& p) { return if_ran(p, double(p.mac_cycles)); }},
-      {"feeder_stall", "feeder stall cycles", [](const PointResult& p) { return if_ran(p, double(p.stall_feeder)); }},
-      {"weight_stall", "weight stall cycles", [](const PointResult& p) { return if_ran(p, double(p.stall_weights)); }},
+      {"mac_cycles", "MAC cycles", [](const PointResult& p) { return if_ran(p, double(p.stats.mac_cycles)); }},
+      {"feeder_stall", "feeder stall cycles",
+       [](const PointResult& p) { return if_ran(p, double(p.stats.feeder_stall)); }},
+      {"weight_stall", "weight stall cycles",
+       [](const PointResult& p) { return if_ran(p, double(p.stats.weight_stall)); }},
       {"context_stall", "context-switch stall cycles",
-       [](const PointResult& p) { return if_ran(p, double(p.stall_context)); }},
-      {"pipeline", "pipeline fill/drain cycles", [](const PointResult& p) { return if_ran(p, double(p.stall_pipeline)); }},
-      {"dram_stall", "DRAM stall cycles", [](const PointResult& p) { return if_ran(p, double(p.stall_dram)); }},
+       [](const PointResult& p) { return if_ran(p, double(p.stats.context_stall)); }},
+      {"pipeline", "pipeline fill/drain cycles",
+       [](const PointResult& p) { return if_ran(p, double(p.stats.pipeline)); }},
+      {"dram_stall", "DRAM stall cycles", [](const PointResult& p) { return if_ran(p, double(p.stats.dram_stall)); }},
       {"sram_reads_per_mac", "SRAM reads per MAC (all three SRAMs)",
        [](const PointResult& p) { return if_ran(p, p.sram_reads_per_mac()); }},
       {"ifmap_reads_per_mac", "ifmap SRAM reads per MAC",
        [](const PointResult& p) { return if_ran(p, p.ifmap_reads_per_mac()); }},
-      {"dram_bytes", "DRAM bytes (on-the-fly im2col)", [](const PointResult& p) { return if_ran(p, double(p.dram.total)); }},
+      {"dram_bytes", "DRAM bytes (on-the-fly im2col)",
+       [](const PointResult& p) { return if_ran(p, double(p.stats.dram.total())); }},
       {"dram_bytes_lowered", "DRAM bytes (explicit im2col)",
        [](const PointResult& p) { return p.has_lowered ? Opt(double(p.lowered.total)) : std::nullopt; }},
       {"lowering_ratio", "DRAM bytes explicit / on-the-fly",
        [](const PointResult& p) {
-         return p.ran && p.has_lowered && p.dram.total > 0 ? Opt(double(p.lowered.total) / double(p.dram.total))
-                                                           : std::nullopt;
+         const double bytes = double(p.stats.dram.total());
+         return p.ran && p.has_lowered && bytes > 0 ? Opt(double(p.lowered.total) / bytes) : std::nullopt;
        }},
   };
   return m;
@@ -163,6 +167,49 @@ public:
     t.total = std::uint64_t(i64(n["total"], key + ".total"));
     return t;
   }
+  DramTraffic dram(const YAML::Node& n, const std::string& key) const {
+    DramTraffic t;
+    if (!n.IsDefined() || n.IsNull()) return t;
+    t.ifmap = std::uint64_t(i64(n["ifmap"], key + ".ifmap"));
+    t.weights = std::uint64_t(i64(n["weights"], key + ".weights"));
+    t.psums_in = std::uint64_t(i64(n["psums_in"], key + ".psums_in"));
+    t.ofmap = std::uint64_t(i64(n["ofmap"], key + ".ofmap"));
+    return t;
+  }
+  // The statistics in the keys write_stats_json writes (a `flycol run` report, or a point of
+  // sweep.json under `prefix`). A counter the report lacks reads as zero; gated_macs as unknown.
+  // sweep.json files written before the "sram" key have only the reads, under "sram_reads".
+  RunStats stats(const YAML::Node& n, const std::string& prefix) const {
+    const auto u64 = [&](const YAML::Node& v, const std::string& key) { return std::uint64_t(i64(v, prefix + key)); };
+    RunStats s;
+    s.cycles = u64(n["cycles"], "cycles");
+    s.mac_cycles = u64(n["mac_cycles"], "mac_cycles");
+    const YAML::Node st = n["stalls"];
+    if (is_map(st)) {
+      s.feeder_stall = u64(st["feeder"], "stalls.feeder");
+      s.weight_stall = u64(st["weights"], "stalls.weights");
+      s.context_stall = u64(st["context_switch"], "stalls.context_switch");
+      s.pipeline = u64(st["pipeline"], "stalls.pipeline");
+      s.dram_stall = u64(st["dram"], "stalls.dram");
+      s.tail = u64(st["tail"], "stalls.tail");
+    }
+    const YAML::Node gated = n["gated_macs"];
+    s.has_gated_macs = gated.IsDefined() && !gated.IsNull();
+    s.gated_macs = u64(gated, "gated_macs");
+    const char* names[3] = {"ifmap", "weights", "psums"};
+    const YAML::Node sr = n["sram"], old_reads = n["sram_reads"];
+    for (int i = 0; i < 3; ++i) {
+      const std::string name = names[i];
+      if (is_map(sr) && is_map(sr[name])) {
+        s.sram_reads[i] = u64(sr[name]["reads"], "sram." + name + ".reads");
+        s.sram_writes[i] = u64(sr[name]["writes"], "sram." + name + ".writes");
+      } else if (!is_map(sr) && is_map(old_reads)) {
+        s.sram_reads[i] = u64(old_reads[name], "sram_reads." + name);
+      }
+    }
+    s.dram = dram(n["dram_bytes"], prefix + "dram_bytes");
+    return s;
+  }
   const std::string& source() const { return source_; }
 
 private:
@@ -201,26 +248,9 @@ Json plot_json(const PlotSpec& p) {
 void read_model_report(const YAML::Node& r, PointResult& p) {
   const Reader R("report");
   p.ran = true;
-  p.cycles = R.i64(r["cycles"], "cycles");
+  p.stats = R.stats(r, "");
   p.macs = R.i64(r["macs"], "macs");
-  p.mac_cycles = R.i64(r["mac_cycles"], "mac_cycles");
   p.utilization = R.num(r["utilization"], "utilization");
-  const YAML::Node st = r["stalls"];
-  if (is_map(st)) {
-    p.stall_feeder = R.i64(st["feeder"], "stalls.feeder");
-    p.stall_weights = R.i64(st["weights"], "stalls.weights");
-    p.stall_context = R.i64(st["context_switch"], "stalls.context_switch");
-    p.stall_pipeline = R.i64(st["pipeline"], "stalls.pipeline");
-    p.stall_dram = R.i64(st["dram"], "stalls.dram");
-    p.stall_tail = R.i64(st["tail"], "stalls.tail");
-  }
-  const YAML::Node sr = r["sram"];
-  if (is_map(sr)) {
-    if (is_map(sr["ifmap"])) p.sram_reads_ifmap = R.i64(sr["ifmap"]["reads"], "sram.ifmap.reads");
-    if (is_map(sr["weights"])) p.sram_reads_weights = R.i64(sr["weights"]["reads"], "sram.weights.reads");
-    if (is_map(sr["psums"])) p.sram_reads_psums = R.i64(sr["psums"]["reads"], "sram.psums.reads");
-  }
-  p.dram = R.traffic(r["dram_bytes"], "dram_bytes");
   const YAML::Node c = r["check"];
   if (is_map(c) && c["bit_exact"].IsDefined()) {
     p.has_check = true;
@@ -244,24 +274,19 @@ Json to_json(const PointResult& p) {
   j["message"] = p.message;
   j["wall_seconds"] = p.wall_seconds;
   if (p.ran) {
-    j["cycles"] = p.cycles;
+    // Every counter is written (zero when the model does not count it), so the table's columns
+    // are the same for every model.
+    RunStats st = p.stats;
+    st.has_cycle_classes = st.has_sram = true;
+    write_stats_json(j, st);
     j["macs"] = p.macs;
-    j["mac_cycles"] = p.mac_cycles;
     j["utilization"] = p.utilization;
-    Json& s = j["stalls"];
-    s["feeder"] = p.stall_feeder;
-    s["weights"] = p.stall_weights;
-    s["context_switch"] = p.stall_context;
-    s["pipeline"] = p.stall_pipeline;
-    s["dram"] = p.stall_dram;
-    s["tail"] = p.stall_tail;
     Json& r = j["sram_reads"];
-    r["ifmap"] = p.sram_reads_ifmap;
-    r["weights"] = p.sram_reads_weights;
-    r["psums"] = p.sram_reads_psums;
+    r["ifmap"] = p.stats.sram_reads[0];
+    r["weights"] = p.stats.sram_reads[1];
+    r["psums"] = p.stats.sram_reads[2];
     j["sram_reads_per_mac"] = p.sram_reads_per_mac();
     j["ifmap_reads_per_mac"] = p.ifmap_reads_per_mac();
-    j["dram_bytes"] = traffic_json(p.dram);
     if (p.has_check) {
       j["bit_exact"] = p.bit_exact;
       j["mismatches"] = p.mismatches;
@@ -367,22 +392,9 @@ SweepResults results_from_yaml(const YAML::Node& root, const std::string& source
     p.wall_seconds = R.num(n["wall_seconds"], k + ".wall_seconds");
     if (n["cycles"].IsDefined()) {
       p.ran = true;
-      p.cycles = R.i64(n["cycles"], k + ".cycles");
+      p.stats = R.stats(n, k + ".");
       p.macs = R.i64(n["macs"], k + ".macs");
-      p.mac_cycles = R.i64(n["mac_cycles"], k + ".mac_cycles");
       p.utilization = R.num(n["utilization"], k + ".utilization");
-      const YAML::Node s = n["stalls"];
-      p.stall_feeder = R.i64(s["feeder"], k + ".stalls.feeder");
-      p.stall_weights = R.i64(s["weights"], k + ".stalls.weights");
-      p.stall_context = R.i64(s["context_switch"], k + ".stalls.context_switch");
-      p.stall_pipeline = R.i64(s["pipeline"], k + ".stalls.pipeline");
-      p.stall_dram = R.i64(s["dram"], k + ".stalls.dram");
-      p.stall_tail = R.i64(s["tail"], k + ".stalls.tail");
-      const YAML::Node sr = n["sram_reads"];
-      p.sram_reads_ifmap = R.i64(sr["ifmap"], k + ".sram_reads.ifmap");
-      p.sram_reads_weights = R.i64(sr["weights"], k + ".sram_reads.weights");
-      p.sram_reads_psums = R.i64(sr["psums"], k + ".sram_reads.psums");
-      p.dram = R.traffic(n["dram_bytes"], k + ".dram_bytes");
       p.has_check = n["bit_exact"].IsDefined();
       p.bit_exact = R.boolean(n["bit_exact"], k + ".bit_exact");
       p.mismatches = R.i64(n["mismatches"], k + ".mismatches");

@@ -11,6 +11,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "sim/report/json.h"
+#include "sim/stats/run_stats.h"
 #include "sim/sweep/sweep_spec.h"
 
 namespace flycol::sweep {
@@ -20,7 +21,7 @@ namespace flycol::sweep {
 enum class Status { pass, fail, rejected };
 const char* status_name(Status s);
 
-// Bytes per tensor moved between DRAM and the chip.
+// Bytes per tensor moved between DRAM and the chip by the explicit-im2col lowering (lowering.h).
 struct Traffic {
   std::uint64_t ifmap = 0, weights = 0, psums_in = 0, ofmap = 0, total = 0;
 };
@@ -46,12 +47,9 @@ struct PointResult {
   double wall_seconds = 0;  // of the child run
 
   bool ran = false;  // the figures below come from a model report
-  std::int64_t cycles = 0, macs = 0, mac_cycles = 0;
+  RunStats stats;    // the report's statistics; what the model does not count reads as zero
+  std::int64_t macs = 0;
   double utilization = 0;
-  std::int64_t stall_feeder = 0, stall_weights = 0, stall_context = 0, stall_pipeline = 0, stall_dram = 0,
-               stall_tail = 0;
-  std::int64_t sram_reads_ifmap = 0, sram_reads_weights = 0, sram_reads_psums = 0;
-  Traffic dram;
   bool has_check = false;  // the model compared outputs with the golden model (analytic has none)
   bool bit_exact = false;
   std::int64_t mismatches = 0;

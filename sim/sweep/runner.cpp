@@ -37,8 +37,8 @@ std::string point_line(const PointResult& p, std::size_t done, std::size_t total
   if (p.status == Status::rejected) what = "rejected: " + p.message;
   else if (p.status == Status::fail) what = "FAIL: " + p.message;
   else
-    what = fmt::format("pass  cycles {}  util {:.1f} %  feeder stall {}  ({:.1f} s)", p.cycles, 100 * p.utilization,
-                       p.stall_feeder, p.wall_seconds);
+    what = fmt::format("pass  cycles {}  util {:.1f} %  feeder stall {}  ({:.1f} s)", p.stats.cycles,
+                       100 * p.utilization, p.stats.feeder_stall, p.wall_seconds);
   return fmt::format("[{}/{}] {}  {}", done, total, p.name, what);
 }
 

@@ -66,11 +66,11 @@ TEST_CASE("sweep results survive the JSON round trip that --merge reads", "[swee
     CHECK(y.status == x.status);
     CHECK(y.message == x.message);
     CHECK(y.ran == x.ran);
-    CHECK(y.cycles == x.cycles);
+    CHECK(y.stats.cycles == x.stats.cycles);
     CHECK(y.utilization == x.utilization);
-    CHECK(y.stall_feeder == x.stall_feeder);
-    CHECK(y.sram_reads_weights == x.sram_reads_weights);
-    CHECK(y.dram.total == x.dram.total);
+    CHECK(y.stats.feeder_stall == x.stats.feeder_stall);
+    CHECK(y.stats.sram_reads[1] == x.stats.sram_reads[1]);
+    CHECK(y.stats.dram.total() == x.stats.dram.total());
     CHECK(y.has_lowered == x.has_lowered);
     CHECK(y.lowered.ifmap == x.lowered.ifmap);
     CHECK(y.has_check == x.has_check);
@@ -183,7 +183,7 @@ TEST_CASE("apply_baseline: a missing file counts only when checked; --bless writ
   CHECK(std::filesystem::exists(file));
   apply_baseline(r, file, true, false);
   CHECK(r.all_passed());
-  r.points[1].cycles = 2500;
+  r.points[1].stats.cycles = 2500;
   apply_baseline(r, file, true, false);
   CHECK_FALSE(r.all_passed());
   const auto s = summary_lines(r);

@@ -69,9 +69,9 @@ TEST_CASE("every point becomes one result; crashes and hangs fail that point onl
     const PointResult& p = point(r, n);
     CHECK(p.status == Status::pass);
     CHECK(p.ran);
-    CHECK(p.cycles == 1000 * (n[1] - '0'));
-    CHECK(p.stall_feeder == 7);
-    CHECK(p.dram.total == 3500);
+    CHECK(p.stats.cycles == 1000u * unsigned(n[1] - '0'));
+    CHECK(p.stats.feeder_stall == 7);
+    CHECK(p.stats.dram.total() == 3500);
     CHECK(p.has_lowered);
     CHECK(p.bit_exact);
   }

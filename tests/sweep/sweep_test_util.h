@@ -55,15 +55,15 @@ inline PointResult fake_point(int index, const std::string& name, Status st, std
     return p;
   }
   p.ran = true;
-  p.cycles = cycles;
+  p.stats.cycles = std::uint64_t(cycles);
   p.macs = 1000 * index;
-  p.mac_cycles = cycles / 2;
+  p.stats.mac_cycles = std::uint64_t(cycles / 2);
   p.utilization = 0.5;
-  p.stall_feeder = index;
-  p.sram_reads_ifmap = 10;
-  p.sram_reads_weights = 20;
-  p.sram_reads_psums = 5;
-  p.dram = {100, 200, 0, 50, 350};
+  p.stats.feeder_stall = index;
+  p.stats.sram_reads[0] = 10;
+  p.stats.sram_reads[1] = 20;
+  p.stats.sram_reads[2] = 5;
+  p.stats.dram = {100, 200, 0, 50};
   p.has_lowered = true;
   p.lowered = {900, 200, 0, 50, 1150};
   p.has_check = true;

@@ -1,0 +1,270 @@
+// The model registry and the one statistics record: every registered model runs a tiny layer
+// through run_layer() and reports the documented keys (values checked against the layer and
+// across models), an unknown model names the known ones, and RunStats' JSON writer and
+// conversions give the values written out here by hand.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "hw/top/accelerator_core.h"
+#include "sim/common/input_error.h"
+#include "sim/config/config.h"
+#include "sim/config/layer.h"
+#include "sim/rtlsim/rtl_top.h"
+#include "sim/runner/models.h"
+#include "sim/runner/run_layer.h"
+#include "sim/scsim/layer_sim.h"
+#include "sim/stats/run_stats.h"
+
+using namespace flycol;
+
+namespace {
+
+std::uint64_t u64(const YAML::Node& n) { return n.as<std::uint64_t>(); }
+
+bool rtl_built(const std::string& config) {
+  const std::vector<std::string> built = built_rtl_configs();
+  return std::find(built.begin(), built.end(), config) != built.end();
+}
+
+}  // namespace
+
+TEST_CASE("registry: each model once, in the order --help and list show", "[runner]") {
+  std::vector<std::string> names;
+  for (const ModelInfo& m : models()) {
+    names.push_back(m.name);
+    CHECK(find_model(m.name) == &m);
+    CHECK(&model_named(m.name) == &m);
+    CHECK(m.run != nullptr);
+    CHECK_FALSE(m.description.empty());
+  }
+  CHECK(names == std::vector<std::string>{"golden", "sc", "rtl", "both", "analytic"});
+  CHECK(model_names("|") == "golden|sc|rtl|both|analytic");
+  CHECK_FALSE(find_model("golden")->reports_cycles);
+  for (const char* cycle_model : {"sc", "rtl", "both", "analytic"}) CHECK(find_model(cycle_model)->reports_cycles);
+  CHECK(find_model("nosuch") == nullptr);
+}
+
+TEST_CASE("registry: an unknown model is an InputError naming the known ones", "[runner]") {
+  RunRequest req;
+  req.model = "nosuch";
+  req.layer = parse_layer_spec("C=2,H=4,W=4,K=2,k=1");
+  try {
+    run_layer(req);
+    FAIL("run_layer accepted model 'nosuch'");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()) == "--model: unknown model 'nosuch' (known: golden, sc, rtl, both, analytic)");
+  }
+}
+
+TEST_CASE("registry: every model runs a tiny layer and reports the documented keys", "[runner]") {
+  const Layer layer = parse_layer_spec("C=4,H=6,W=5,K=3,k=3,p=1");
+  const std::uint64_t macs = 4 * 6 * 5 * 3 * 9;  // C * Ho * Wo * K * ky * kx (same-size output)
+  const hw::HwParams hw = hw::HwParams::from(default_config());
+  const double pes = double(hw.rows) * double(hw.cols);
+  std::vector<std::pair<std::string, YAML::Node>> reports;
+  for (const ModelInfo& m : models()) {
+    INFO("model " << m.name);
+    if ((m.name == "rtl" || m.name == "both") && !rtl_built("fornt16")) {
+      WARN("model " << m.name << " skipped: fornt16 is not in FLYCOL_RTL_CONFIGS");
+      continue;
+    }
+    RunRequest req;
+    req.model = m.name;
+    req.config = default_config();
+    req.layer = layer;
+    req.seed = 5;
+    const RunOutcome out = run_layer(req);
+    CHECK(out.passed);
+    CHECK_FALSE(out.text.empty());
+    const YAML::Node j = YAML::Load(out.report.dump());
+    for (const char* key : {"model", "layer", "config", "seed", "macs", "output", "check"}) {
+      INFO("key " << key);
+      CHECK(j[key].IsDefined());
+    }
+    CHECK(j["model"].as<std::string>() == m.name);
+    CHECK(u64(j["macs"]) == macs);
+    CHECK(j["output"]["shape"][1].as<int>() == 3);
+    CHECK(j["output"]["shape"][2].as<int>() == 6);
+    CHECK(j["output"]["shape"][3].as<int>() == 5);
+    if (m.reports_cycles) {
+      for (const char* key : {"plan", "tiling", "cycles", "utilization", "time_us", "dram_bytes", "energy", "gated_macs"}) {
+        INFO("key " << key);
+        CHECK(j[key].IsDefined());
+      }
+      const YAML::Node d = j["dram_bytes"];
+      CHECK(u64(d["total"]) == u64(d["ifmap"]) + u64(d["weights"]) + u64(d["psums_in"]) + u64(d["ofmap"]));
+      // Every input element and weight is read at least once, every output written at least once.
+      CHECK(u64(d["ifmap"]) >= std::uint64_t(layer.ifmap_elems() * hw.elem_bytes()));
+      CHECK(u64(d["weights"]) >= std::uint64_t(layer.weight_elems() * hw.elem_bytes()));
+      CHECK(u64(d["ofmap"]) >= std::uint64_t(layer.ofmap_elems() * hw.acc_bytes()));
+      CHECK(j["utilization"].as<double>() == Approx(double(macs) / (double(u64(j["cycles"])) * pes)));
+    }
+    if (m.name != "rtl" && m.reports_cycles) {
+      // Cycle classes: every cycle is exactly one of them (spec section 13).
+      const YAML::Node s = j["stalls"];
+      REQUIRE(s.IsMap());
+      const std::uint64_t classes = u64(j["mac_cycles"]) + u64(s["feeder"]) + u64(s["weights"]) +
+                                    u64(s["context_switch"]) + u64(s["pipeline"]) + u64(s["dram"]) + u64(s["tail"]);
+      CHECK(classes == u64(j["cycles"]));
+      for (const char* sram : {"ifmap", "weights", "psums"}) {
+        INFO("sram " << sram);
+        CHECK(j["sram"][sram]["reads"].IsDefined());
+        CHECK(j["sram"][sram]["writes"].IsDefined());
+      }
+      CHECK(u64(j["sram"]["psums"]["writes"]) >= 3 * 6 * 5);
+    }
+    reports.emplace_back(m.name, j);
+  }
+  // Across models: the bit-exact ones agree on the outputs; the analytic model's DRAM bytes are
+  // the SystemC model's; lockstep runs report one cycle count.
+  const auto report = [&](const std::string& name) -> const YAML::Node* {
+    for (const auto& [n, j] : reports)
+      if (n == name) return &j;
+    return nullptr;
+  };
+  const YAML::Node* golden = report("golden");
+  const YAML::Node* sc = report("sc");
+  const YAML::Node* analytic = report("analytic");
+  REQUIRE(golden);
+  REQUIRE(sc);
+  REQUIRE(analytic);
+  CHECK((*sc)["output"]["checksum"].as<std::string>() == (*golden)["output"]["checksum"].as<std::string>());
+  CHECK((*analytic)["output"]["checksum"].IsNull());
+  CHECK((*analytic)["gated_macs"].IsNull());
+  for (const char* t : {"ifmap", "weights", "psums_in", "ofmap", "total"})
+    CHECK(u64((*analytic)["dram_bytes"][t]) == u64((*sc)["dram_bytes"][t]));
+  for (const char* name : {"rtl", "both"})
+    if (const YAML::Node* r = report(name)) {
+      INFO("model " << name);
+      CHECK((*r)["output"]["checksum"].as<std::string>() == (*golden)["output"]["checksum"].as<std::string>());
+      CHECK(u64((*r)["cycles"]) == u64((*sc)["cycles"]));
+      CHECK(u64((*r)["gated_macs"]) == u64((*r)["gated_macs_rtl"]));
+    }
+}
+
+namespace {
+
+RunStats hand_filled() {
+  RunStats s;
+  s.cycles = 1000;
+  s.run_cycles = 900;
+  s.mac_cycles = 700;
+  s.feeder_stall = 60;
+  s.weight_stall = 50;
+  s.context_stall = 40;
+  s.pipeline = 50;
+  s.dram_stall = 70;
+  s.tail = 30;
+  s.gated_macs = 12345;
+  s.sram_reads[0] = 11;
+  s.sram_reads[1] = 22;
+  s.sram_reads[2] = 33;
+  s.sram_writes[0] = 1;
+  s.sram_writes[1] = 2;
+  s.sram_writes[2] = 3;
+  s.dram.ifmap = 4096;
+  s.dram.weights = 512;
+  s.dram.psums_in = 64;
+  s.dram.ofmap = 2048;
+  s.dram_requests = 99;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("RunStats JSON writer: the report layout, by hand", "[runner][stats]") {
+  Json j = Json::object();
+  j["model"] = "sc";
+  write_stats_json(j, hand_filled());
+  CHECK(j.dump(0) ==
+        "{\"model\": \"sc\", \"cycles\": 1000, "
+        "\"stalls\": {\"feeder\": 60, \"weights\": 50, \"context_switch\": 40, \"pipeline\": 50, \"dram\": 70, "
+        "\"tail\": 30}, "
+        "\"mac_cycles\": 700, \"gated_macs\": 12345, "
+        "\"sram\": {\"ifmap\": {\"reads\": 11, \"writes\": 1}, \"weights\": {\"reads\": 22, \"writes\": 2}, "
+        "\"psums\": {\"reads\": 33, \"writes\": 3}}, "
+        "\"dram_bytes\": {\"ifmap\": 4096, \"weights\": 512, \"psums_in\": 64, \"ofmap\": 2048, \"total\": 6720}}");
+}
+
+TEST_CASE("RunStats JSON writer: the flat layout of network reports, by hand", "[runner][stats]") {
+  Json j = Json::object();
+  write_stats_json(j, hand_filled(), StatsKeys::flat);
+  CHECK(j.dump(0) ==
+        "{\"cycles\": 1000, \"mac_cycles\": 700, \"feeder_stall\": 60, \"weight_stall\": 50, \"context_stall\": 40, "
+        "\"pipeline\": 50, \"dram_stall\": 70, \"tail\": 30, "
+        "\"dram_bytes\": {\"ifmap\": 4096, \"weights\": 512, \"psums_in\": 64, \"ofmap\": 2048, \"total\": 6720}, "
+        "\"sram\": {\"ifmap\": {\"reads\": 11, \"writes\": 1}, \"weights\": {\"reads\": 22, \"writes\": 2}, "
+        "\"psums\": {\"reads\": 33, \"writes\": 3}}, \"gated_macs\": 12345}");
+}
+
+TEST_CASE("RunStats JSON writer: what a model does not count is left out or null", "[runner][stats]") {
+  RunStats s = hand_filled();
+  s.has_cycle_classes = false;
+  s.has_sram = false;
+  s.has_gated_macs = false;
+  Json j = Json::object();
+  j["cycles"] = 1;  // a key already there keeps its place and takes the new value
+  j["macs"] = 7;
+  write_stats_json(j, s);
+  CHECK(j.dump(0) ==
+        "{\"cycles\": 1000, \"macs\": 7, \"gated_macs\": null, "
+        "\"dram_bytes\": {\"ifmap\": 4096, \"weights\": 512, \"psums_in\": 64, \"ofmap\": 2048, \"total\": 6720}}");
+}
+
+TEST_CASE("RunStats from the hardware counters and for the energy model, by hand", "[runner][stats]") {
+  hw::AcceleratorStats h;
+  h.run_cycles = 80;
+  h.dram_stall = 7;
+  h.tail = 3;
+  h.mac_cycles = 50;
+  h.feeder_stall = 10;
+  h.weight_stall = 9;
+  h.context_stall = 8;
+  h.pipeline = 3;
+  h.mac_tokens = 400;
+  h.gated_macs = 21;
+  h.feeder_select_stalls = 5;
+  for (int i = 0; i < 3; ++i) {
+    h.sram_reads[i] = std::uint64_t(100 * (i + 1));
+    h.sram_writes[i] = std::uint64_t(10 * (i + 1));
+  }
+  DramBytes d;
+  d.ifmap = 1000;
+  d.weights = 200;
+  d.psums_in = 30;
+  d.ofmap = 4;
+  d.total = 1234;
+  const RunStats s = run_stats(h, 90, d);
+  CHECK(s.cycles == 90);
+  CHECK(s.run_cycles == 80);
+  CHECK(s.dram_stall == 7);
+  CHECK(s.tail == 3);
+  CHECK(s.mac_cycles == 50);
+  CHECK(s.feeder_stall == 10);
+  CHECK(s.weight_stall == 9);
+  CHECK(s.context_stall == 8);
+  CHECK(s.pipeline == 3);
+  CHECK(s.gated_macs == 21);
+  CHECK(s.sram_reads[1] == 200);
+  CHECK(s.sram_writes[2] == 30);
+  CHECK(s.dram.ifmap == 1000);
+  CHECK(s.dram.weights == 200);
+  CHECK(s.dram.psums_in == 30);
+  CHECK(s.dram.ofmap == 4);
+  CHECK(s.dram.total() == 1234);
+  CHECK(s.has_cycle_classes);
+  CHECK(s.has_sram);
+  CHECK(s.has_gated_macs);
+
+  const energy::Activity a = energy_activity(s);
+  CHECK(a.mac_steps == 50);
+  CHECK(a.sram_words[0] == 110);
+  CHECK(a.sram_words[1] == 220);
+  CHECK(a.sram_words[2] == 330);
+  CHECK(a.dram_bytes == 1234);
+}
