@@ -38,12 +38,12 @@
 #include "hw/pe/pe_core.h"
 #include "sim/config/config.h"
 #include "sim/numerics/fp16.h"
-#include "tb/rtl/vl_port.h"
+#include "tb/common/verilator.h"
 
 using namespace flycol;
 using namespace flycol::hw;
-using flycol::rtltb::get_elem;
-using flycol::rtltb::put_elem;
+using flycol::tb::get_elem;
+using flycol::tb::put_elem;
 
 namespace {
 

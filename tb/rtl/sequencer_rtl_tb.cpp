@@ -28,7 +28,7 @@
 #include "hw/common/protocol_error.h"
 #include "hw/sequencer/sequencer_core.h"
 #include "sim/config/config.h"
-#include "tb/rtl/lockstep_tb.h"
+#include "tb/common/lockstep.h"
 
 using namespace flycol::hw;
 using Vtop = FLYCOL_VTOP;
