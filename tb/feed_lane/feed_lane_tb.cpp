@@ -202,14 +202,15 @@ bool cycle(View& v, RefLane& ref, tb::MismatchLog& log, Figures& fig, const Word
   v.drive(w, true, pop);
   v.settle();
   const RefLane::Decision d = ref.decide(w);
-  log.expect("lane_stall_o", v.lane_stall(), d.stall);
   const bool global = w.valid && (d.stall || other);
+  // Noted before the checks: lane_stall_o depends on this cycle's word.
+  log.note("valid {} shift {} flush {} pattern {:#x} pop {} global_stall {}", w.valid, w.shift, w.flush, w.pattern,
+           pop, global);
+  log.expect("lane_stall_o", v.lane_stall(), d.stall);
   v.drive_global(global);
   v.settle();
   log.expect("elem_valid_o", v.elem_valid(), ref.has_elem());
   log.expect("elem_o", v.elem(), ref.elem());
-  log.note("valid {} shift {} flush {} pattern {:#x} pop {} global_stall {}", w.valid, w.shift, w.flush, w.pattern,
-           pop, global);
   if (v.fault()) log.fail("an RTL assertion fired (message above)");
   fig.pushes += d.push;
   fig.blocked += d.blocked;
