@@ -11,8 +11,8 @@
 
 #include <fmt/format.h>
 
-#include "hw/array/array_core.h"
 #include "base/numerics/fp16.h"
+#include "hw/array/array_core.h"
 
 using namespace flycol;
 using namespace flycol::hw;

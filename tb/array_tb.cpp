@@ -16,12 +16,12 @@
 #include <fmt/format.h>
 #include <systemc>
 
+#include "base/numerics/int_mac.h"
 #include "hw/array/array.h"
 #include "hw/array/array_core.h"
 #include "hw/array/array_edge.h"
-#include "hw/common/protocol_error.h"
 #include "base/numerics/fp16.h"
-#include "base/numerics/int_mac.h"
+#include "hw/common/protocol_error.h"
 
 using namespace flycol;
 using namespace flycol::hw;

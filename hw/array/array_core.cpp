@@ -9,10 +9,10 @@
 #include <algorithm>
 #include <cstring>
 
-#include "hw/common/protocol_error.h"
 #include "base/numerics/fp16.h"
-#include "base/numerics/fp16_row.h"
 #include "base/numerics/int_mac.h"
+#include "hw/common/protocol_error.h"
+#include "base/numerics/fp16_row.h"
 
 namespace flycol::hw {
 

@@ -2,9 +2,9 @@
 // element and accumulator bits, with the same numerics functions as the golden convolution.
 #include "hw/pe/pe_core.h"
 
-#include "hw/common/protocol_error.h"
-#include "base/numerics/fp16.h"
 #include "base/numerics/int_mac.h"
+#include "base/numerics/fp16.h"
+#include "hw/common/protocol_error.h"
 
 namespace flycol::hw {
 

@@ -13,6 +13,7 @@
 #include "sim/network/network.h"
 #include "sim/network/network_report.h"
 #include "sim/network/network_run.h"
+#include "sim/report/doc_section.h"
 
 namespace flycol::cli {
 namespace {
@@ -80,7 +81,7 @@ int net_command(const NetArgs& a) {
     runs.push_back(std::move(r));
   }
   if (!a.update_doc.empty()) {
-    net::update_generated_section(a.update_doc, net::markdown_tables(runs));
+    update_doc_section(a.update_doc, net::markdown_tables(runs));
     fmt::print("  updated      {}\n", a.update_doc);
   }
   return exit_code;

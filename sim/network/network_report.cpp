@@ -455,14 +455,4 @@ std::string markdown_tables(const std::vector<NetworkRun>& runs) {
   return s;
 }
 
-void update_generated_section(const std::string& path, const std::string& generated) {
-  const std::string begin = "<!-- BEGIN GENERATED -->", end = "<!-- END GENERATED -->";
-  const std::string text = read_text_file(path);
-  const std::size_t b = text.find(begin), e = text.find(end);
-  if (b == std::string::npos || e == std::string::npos || e < b)
-    throw InputError(path, "", fmt::format("has no '{}' ... '{}' section to replace", begin, end));
-  const std::string out = text.substr(0, b + begin.size()) + "\n" + generated + "\n" + text.substr(e);
-  write_file_atomic(path, out);
-}
-
 }  // namespace flycol::net

@@ -24,9 +24,4 @@ std::vector<std::string> write_reports(const NetworkRun& r, const std::string& d
 // The generated part of docs/networks.md for these runs (one per network).
 std::string markdown_tables(const std::vector<NetworkRun>& runs);
 
-// Replaces the text between "<!-- BEGIN GENERATED -->" and "<!-- END GENERATED -->" in the file at
-// `path` with `generated` (atomically); the hand-written text around the markers stays. Throws
-// InputError if the file or the markers are missing.
-void update_generated_section(const std::string& path, const std::string& generated);
-
 }  // namespace flycol::net

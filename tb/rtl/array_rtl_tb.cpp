@@ -30,6 +30,7 @@
 #define FLYCOL_ROOT_HEADER_OF(top) FLYCOL_ROOT_HEADER(top)
 #include FLYCOL_ROOT_HEADER_OF(FLYCOL_VTOP)
 #endif
+#include "base/numerics/fp16.h"
 #include "hw/array/array_core.h"
 #include "hw/array/array_edge.h"
 #include "hw/common/hw_params.h"
@@ -37,14 +38,13 @@
 #include "hw/common/token.h"
 #include "hw/pe/pe_core.h"
 #include "sim/config/config.h"
-#include "base/numerics/fp16.h"
 #include "sim/config/config_keys.h"
-#include "tb/rtl/vl_port.h"
+#include "tb/common/verilator.h"
 
 using namespace flycol;
 using namespace flycol::hw;
-using flycol::rtltb::get_elem;
-using flycol::rtltb::put_elem;
+using flycol::tb::get_elem;
+using flycol::tb::put_elem;
 
 namespace {
 

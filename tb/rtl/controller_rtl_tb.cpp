@@ -25,9 +25,9 @@
 #include "hw/common/protocol_error.h"
 #include "hw/controller/controller_core.h"
 #include "sim/config/config_keys.h"
-#include "tb/rtl/vl_port.h"
+#include "tb/common/verilator.h"
 #include "sim/config/config.h"
-#include "tb/rtl/lockstep_tb.h"
+#include "tb/common/lockstep.h"
 #include "sim/rtlgen/rtl_types.h"
 
 using namespace flycol::hw;

@@ -14,11 +14,11 @@
 #include "fifo_rtl_tb_shapes.h"
 #include "hw/common/fifo.h"
 #include "hw/common/protocol_error.h"
-#include "tb/rtl/vl_port.h"
+#include "tb/common/verilator.h"
 
 using namespace flycol;
-using flycol::rtltb::get_bits;
-using flycol::rtltb::put_bits;
+using flycol::tb::get_bits;
+using flycol::tb::put_bits;
 
 namespace {
 

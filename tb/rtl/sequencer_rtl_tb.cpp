@@ -29,7 +29,7 @@
 #include "hw/sequencer/sequencer_core.h"
 #include "sim/config/config.h"
 #include "sim/config/config_keys.h"
-#include "tb/rtl/lockstep_tb.h"
+#include "tb/common/lockstep.h"
 
 using namespace flycol::hw;
 using Vtop = FLYCOL_VTOP;

@@ -15,11 +15,11 @@
 #include "hw/common/protocol_error.h"
 #include "hw/common/sram_bank.h"
 #include "sram_bank_rtl_tb_shapes.h"
-#include "tb/rtl/vl_port.h"
+#include "tb/common/verilator.h"
 
 using namespace flycol;
-using flycol::rtltb::get_elem;
-using flycol::rtltb::put_elem;
+using flycol::tb::get_elem;
+using flycol::tb::put_elem;
 
 namespace {
 

@@ -27,8 +27,8 @@
 #include "hw/weight_fetcher/weight_fetcher_core.h"
 #include "sim/config/config.h"
 #include "sim/config/config_keys.h"
-#include "tb/rtl/lockstep_tb.h"
-#include "tb/rtl/vl_port.h"
+#include "tb/common/lockstep.h"
+#include "tb/common/verilator.h"
 
 using namespace flycol::hw;
 using Vtop = FLYCOL_VTOP;

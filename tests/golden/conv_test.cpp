@@ -5,8 +5,8 @@
 
 #include <random>
 
-#include "sim/golden/conv.h"
 #include "base/numerics/fp16.h"
+#include "sim/golden/conv.h"
 
 using namespace flycol;
 

@@ -22,6 +22,7 @@
 #include "sim/network/network_report.h"
 #include "sim/network/network_run.h"
 #include "sim/network/traffic.h"
+#include "sim/report/doc_section.h"
 
 using namespace flycol;
 namespace fs = std::filesystem;
@@ -196,7 +197,7 @@ TEST_CASE("the generated section of a Markdown file is replaced, the rest kept",
   }
   const Network n = parse_network(kSmall, "small.yaml");
   const net::NetworkRun r = net::run_network(n, default_config(), {});
-  net::update_generated_section(f.string(), net::markdown_tables({r}));
+  update_doc_section(f.string(), net::markdown_tables({r}));
   const std::string t = slurp(f);
   CHECK(t.find("prose before") != std::string::npos);
   CHECK(t.find("prose after") != std::string::npos);
@@ -204,7 +205,7 @@ TEST_CASE("the generated section of a Markdown file is replaced, the rest kept",
   CHECK(t.find("Table II") != std::string::npos);
   const fs::path g = scratch() / "nomarkers.md";
   std::ofstream(g) << "no markers\n";
-  CHECK(input_error([&] { net::update_generated_section(g.string(), "x"); }).source() == g.string());
+  CHECK(input_error([&] { update_doc_section(g.string(), "x"); }).source() == g.string());
 }
 
 TEST_CASE("peak bandwidth is the busiest window", "[network]") {

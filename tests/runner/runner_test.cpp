@@ -13,6 +13,7 @@
 #include "hw/top/accelerator_core.h"
 #include "sim/common/input_error.h"
 #include "sim/config/config.h"
+#include "sim/config/config_keys.h"
 #include "sim/config/layer.h"
 #include "sim/rtlsim/rtl_top.h"
 #include "sim/runner/models.h"
@@ -64,7 +65,7 @@ TEST_CASE("registry: an unknown model is an InputError naming the known ones", "
 TEST_CASE("registry: every model runs a tiny layer and reports the documented keys", "[runner]") {
   const Layer layer = parse_layer_spec("C=4,H=6,W=5,K=3,k=3,p=1");
   const std::uint64_t macs = 4 * 6 * 5 * 3 * 9;  // C * Ho * Wo * K * ky * kx (same-size output)
-  const hw::HwParams hw = hw::HwParams::from(default_config());
+  const hw::HwParams hw = hardware_params(default_config());
   const double pes = double(hw.rows) * double(hw.cols);
   std::vector<std::pair<std::string, YAML::Node>> reports;
   for (const ModelInfo& m : models()) {

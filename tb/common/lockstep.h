@@ -1,23 +1,28 @@
-// What the lockstep RTL testbenches of the control blocks (sequencer, weight fetcher, partial-sums
-// manager, controller) share: the mismatch log, the Verilator context they start from, an SRAM
-// port model, the "--seed N --<count> N" command line and the guarded run. Each testbench is one
-// translation unit, so the log is a plain inline global.
+// The lockstep harness of the RTL benches not yet converted to one testbench per block (sequencer,
+// controller and the cells): the global mismatch count, the "--seed N --<count> N" command line and
+// the guarded run, on top of tb/common/verilator.h. Converted benches use tb/common/args.h and
+// check.h instead. Each testbench is one translation unit, so the log is a plain inline global.
 #pragma once
 
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <memory>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include <fmt/format.h>
 
-#include <verilated.h>
+#include "tb/common/verilator.h"
 
 namespace flycol::rtltb {
+
+using flycol::tb::get_bits;
+using flycol::tb::get_elem;
+using flycol::tb::make_context;
+using flycol::tb::PortMemory;
+using flycol::tb::put_bits;
+using flycol::tb::put_elem;
 
 inline constexpr int kMaxReported = 20;  // mismatches printed; the rest are only counted
 inline int g_errors = 0;
@@ -28,27 +33,6 @@ inline void fail(const std::string& msg) {
   if (g_errors < kMaxReported) fmt::print(stderr, "MISMATCH: {}\n", msg);
   ++g_errors;
 }
-
-// A Verilator context whose registers and storage start random (reset must cover every one that
-// matters), seeded from the testbench seed, with assertion failures counted rather than fatal.
-inline std::unique_ptr<VerilatedContext> make_context(std::uint64_t seed) {
-  auto ctx = std::make_unique<VerilatedContext>();
-  ctx->randReset(2);
-  ctx->randSeed(int(seed % 1000003));
-  ctx->fatalOnError(false);
-  return ctx;
-}
-
-// An SRAM as seen by the RTL's port (docs/microarchitecture.md, section 6): one access per cycle,
-// read data from the next cycle on, held until the next read; writes take effect at the edge.
-template <class Elem>
-struct PortMemory {
-  int depth, elems;
-  std::vector<Elem> mem, rdata;
-  std::uint64_t reads = 0, writes = 0;
-  PortMemory(int d, int e) : depth(d), elems(e), mem(std::size_t(d) * std::size_t(e)), rdata(std::size_t(e)) {}
-  Elem& at(int addr, int e) { return mem[std::size_t(addr) * std::size_t(elems) + std::size_t(e)]; }
-};
 
 struct SeedAndCount {
   std::uint64_t seed = 1;

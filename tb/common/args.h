@@ -1,0 +1,97 @@
+// Command line of a block testbench: --seed N plus the options a bench declares (a count such as
+// --cycles, flags such as --long, strings such as --config or --view). The seed is printed at the
+// start, and a failing run prints one line that reproduces it.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace flycol::tb {
+
+class Args {
+public:
+  explicit Args(std::string prog) : prog_(std::move(prog)) {}
+
+  // Options: `--name N` into *out (integers, 0x.. allowed), `--name` sets *out, `--name S` into *out.
+  Args& count(const std::string& name, std::uint64_t* out, const std::string& help) {
+    opts_.push_back({name, Kind::kCount, out, nullptr, nullptr, help});
+    return *this;
+  }
+  Args& flag(const std::string& name, bool* out, const std::string& help) {
+    opts_.push_back({name, Kind::kFlag, nullptr, out, nullptr, help});
+    return *this;
+  }
+  Args& text(const std::string& name, std::string* out, const std::string& help) {
+    opts_.push_back({name, Kind::kText, nullptr, nullptr, out, help});
+    return *this;
+  }
+
+  // Parses argv; on an unknown option or a missing value prints the usage and returns false.
+  bool parse(int argc, char** argv) {
+    exe_ = argc > 0 ? argv[0] : prog_;
+    for (int i = 1; i < argc; ++i) {
+      const std::string a = argv[i];
+      if (a == "--seed" && i + 1 < argc) {
+        seed = std::strtoull(argv[++i], nullptr, 0);
+        continue;
+      }
+      const Opt* o = find(a);
+      if (o == nullptr || (o->kind != Kind::kFlag && i + 1 >= argc)) {
+        usage();
+        return false;
+      }
+      args_.push_back(a);
+      if (o->kind == Kind::kFlag) {
+        *o->flag = true;
+      } else {
+        const std::string v = argv[++i];
+        args_.push_back(v);
+        if (o->kind == Kind::kCount) *o->count = std::strtoull(v.c_str(), nullptr, 0);
+        else *o->text = v;
+      }
+    }
+    return true;
+  }
+
+  void usage() const {
+    std::string line = fmt::format("usage: {} [--seed N]", prog_);
+    for (const Opt& o : opts_) line += o.kind == Kind::kFlag ? fmt::format(" [--{}]", o.name) : fmt::format(" [--{} X]", o.name);
+    fmt::print(stderr, "{}\n  --seed N: random seed (default 1)\n", line);
+    for (const Opt& o : opts_) fmt::print(stderr, "  --{}: {}\n", o.name, o.help);
+  }
+
+  // The command that repeats this run: the program, the options given, and the seed.
+  std::string reproduce() const {
+    std::string cmd = exe_;
+    for (const std::string& a : args_) cmd += " " + a;
+    return cmd + fmt::format(" --seed {}", seed);
+  }
+
+  std::uint64_t seed = 1;
+
+private:
+  enum class Kind { kCount, kFlag, kText };
+  struct Opt {
+    std::string name;
+    Kind kind;
+    std::uint64_t* count;
+    bool* flag;
+    std::string* text;
+    std::string help;
+  };
+  const Opt* find(const std::string& a) const {
+    for (const Opt& o : opts_)
+      if (a == "--" + o.name) return &o;
+    return nullptr;
+  }
+
+  std::string prog_, exe_;
+  std::vector<Opt> opts_;
+  std::vector<std::string> args_;  // as given, without --seed
+};
+
+}  // namespace flycol::tb

@@ -1,0 +1,530 @@
+// Testbench of the processing element (docs/microarchitecture.md 9.5), one for all three views:
+// random operands that reach every fp16 corner or integer extreme, random flags in phases of
+// random rates, resets; every output checked every cycle against a reference written here; then
+// swap and shift together must be refused. Built twice from this file (see hw/pe/CMakeLists.txt):
+//   pe_tb [--view core|sc] [--seed N] [--cycles N] [--long]   the C++ core and the SystemC module,
+//         each on fp16, int8 and int16 with zero gating on and off (200 k / 5 M cycles each)
+//   pe_rtl_tb_<cfg> [--config NAME|FILE] [--seed N] [--cycles N] [--long]   pe.sv Verilated for
+//         one configuration (FLYCOL_VTOP defined; 4 M / 50 M cycles)
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "base/numerics/int_mac.h"
+#include "hw/common/hw_params.h"
+#include "hw/common/protocol_error.h"
+#include "base/numerics/fp16.h"
+#include "hw/pe/pe_core.h"  // PeIn, the inputs of one cycle (the RTL view links no core)
+#include "tb/common/args.h"
+#include "tb/common/check.h"
+#include "tb/common/random.h"
+
+#ifdef FLYCOL_VTOP
+#include FLYCOL_VTOP_HEADER
+#include "sim/config/config.h"
+#include "sim/config/config_keys.h"
+#include "tb/common/verilator.h"
+#else
+#include <systemc>
+
+#include "hw/pe/pe.h"
+#include "tb/common/systemc.h"
+#endif
+
+using namespace flycol;
+using namespace flycol::hw;
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Stimulus
+
+// Random operands that reach the corners: zeros of both signs, subnormals, extremes, infinities
+// and NaNs of any payload for fp16; zeros, extremes, small values of either sign and bits above
+// an int8 element for the integers.
+class ValueGen {
+public:
+  explicit ValueGen(std::uint64_t seed) : r(seed) {}
+  tb::Rand r;
+
+  fp16::Bits half() {
+    const int k = r.uniform(0, 99);
+    const fp16::Bits sign = fp16::Bits(r.bits(1) << 15);
+    if (k < 12) return sign;                                                   // +-0
+    if (k < 20) return fp16::Bits(sign | (1 + r.bits(10) % 0x3FF));            // subnormal
+    if (k < 22) return fp16::Bits(sign | fp16::kMaxNormal);
+    if (k < 24) return fp16::Bits(sign | fp16::kMinNormal);
+    if (k < 26) return fp16::Bits(sign | fp16::kPosInf);
+    if (k < 27) return fp16::kCanonicalNaN;
+    if (k < 28) return fp16::Bits(sign | 0x7C00 | (1 + r.bits(10) % 0x3FF));   // NaN, any payload
+    if (k < 33) return fp16::Bits(sign | (r.uniform(1, 30) << 10) | r.bits(10));  // any normal
+    return fp16::Bits(sign | ((r.uniform(9, 20) << 10) | r.bits(10)));  // around 1: sums stay finite a while
+  }
+  // An operand on the 16-bit bus, sometimes with bits above an int8 element set (the core and the
+  // SystemC module drop them; the RTL port does not have them).
+  elem_t elem(Arithmetic arith) {
+    if (arith == Arithmetic::fp16) return half();
+    const int ew = arith == Arithmetic::int8 ? 8 : 16;
+    const int k = r.uniform(0, 99);
+    std::uint32_t v;
+    if (k < 15) v = 0;
+    else if (k < 20) v = 1u << (ew - 1);                                        // most negative
+    else if (k < 25) v = (1u << (ew - 1)) - 1;                                  // most positive
+    else if (k < 35) v = std::uint32_t(r.uniform(-3, 3)) & ((1u << ew) - 1);    // small, either sign
+    else v = std::uint32_t(r.bits(ew));
+    if (ew == 8 && r.chance(0.1)) v |= std::uint32_t(r.bits(8)) << 8;           // garbage above
+    return elem_t(v);
+  }
+  // A zero operand: +-0 in fp16, 0 for the integers (with garbage above an int8 element).
+  elem_t zero(Arithmetic arith) {
+    if (arith == Arithmetic::fp16) return elem_t(r.bits(1) << 15);
+    return arith == Arithmetic::int8 ? elem_t(r.bits(8) << 8) : elem_t(0);
+  }
+  acc_t acc(Arithmetic arith) {
+    if (arith == Arithmetic::fp16) {
+      acc_t v = half();
+      if (r.chance(0.05)) v |= acc_t(r.bits(16)) << 16;  // above the 16-bit accumulator
+      return v;
+    }
+    const int k = r.uniform(0, 99);
+    if (k < 10) return 0;
+    if (k < 15) return 0x80000000u;
+    if (k < 20) return 0x7FFFFFFFu;
+    if (k < 25) return 0x7FFFFFFFu - acc_t(r.uniform(0, 40000));  // near saturation
+    if (k < 30) return 0x80000000u + acc_t(r.uniform(0, 40000));
+    if (k < 50) return acc_t(std::int32_t(r.uniform(-100000, 100000)));
+    return acc_t(r.bits(32));
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Reference: the PE as the spec states it, register by register (shares nothing with PeCore).
+
+struct PeOut {
+  elem_t a = 0, w = 0;
+  bool valid = false, swap = false, window = false;
+  acc_t res = 0, acc = 0;
+  bool gated = false;  // the MAC step of the previous cycle was gated
+};
+
+struct RefPe {
+  explicit RefPe(const HwParams& hp) : p(hp) {}
+  HwParams p;
+  PeOut q;
+  std::uint64_t macs = 0, gated = 0;              // since the last reset, like the PE's counters
+  std::uint64_t total_macs = 0, total_gated = 0;  // over the whole run
+
+  void reset() {
+    q = PeOut{};
+    macs = gated = 0;
+  }
+  std::int32_t sext(elem_t v) const {
+    return p.arithmetic == Arithmetic::int8 ? std::int32_t(std::int8_t(v & 0xFF)) : std::int32_t(std::int16_t(v));
+  }
+  void step(const PeIn& in) {
+    const bool is_fp = p.arithmetic == Arithmetic::fp16;
+    const elem_t ea = p.arithmetic == Arithmetic::int8 ? elem_t(in.a & 0xFF) : in.a;
+    const elem_t ew = p.arithmetic == Arithmetic::int8 ? elem_t(in.w & 0xFF) : in.w;
+    acc_t m = q.acc;
+    bool gate = false;
+    if (in.valid) {
+      ++macs;
+      ++total_macs;
+      bool zero;
+      if (is_fp) {
+        zero = fp16::is_zero(ea) || fp16::is_zero(ew);
+        m = fp16::mac(ea, ew, fp16::Bits(q.acc), p.zero_gating);
+      } else {
+        zero = sext(ea) == 0 || sext(ew) == 0;
+        m = acc_t(intmac::mac(sext(ea), sext(ew), std::int32_t(q.acc)));
+      }
+      gate = zero && p.zero_gating;
+      if (gate) ++gated, ++total_gated;
+    }
+    const acc_t res_in = is_fp ? (in.res_in & 0xFFFF) : in.res_in;
+    if (in.swap) {
+      q.acc = q.res;
+      q.res = m;
+    } else {
+      q.acc = m;
+      if (in.shift) q.res = res_in;
+    }
+    q.a = ea;
+    q.w = ew;
+    q.valid = in.valid;
+    q.swap = in.swap;
+    q.window = in.window;
+    q.gated = gate;
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Scoreboard and the run, the same for every view. A view offers:
+//   drive(in, rst_n)  the inputs of this cycle;       out()   the registered outputs now;
+//   settle()          applies the inputs without an edge;     edge()  one rising clock edge;
+//   fault()           an assertion fired (RTL);               kAsyncReset  reset acts before the edge;
+//   counters(m, g)    the MAC/gated statistics, if the view has them;
+//   refuses_swap_and_shift(log)  drives both (last act of a run: the view is unusable after it).
+
+const char* arith_name(Arithmetic a) {
+  return a == Arithmetic::fp16 ? "fp16" : a == Arithmetic::int8 ? "int8" : "int16";
+}
+
+void compare(tb::MismatchLog& log, const PeOut& got, const PeOut& want) {
+  log.expect("a_o", got.a, want.a);
+  log.expect("w_o", got.w, want.w);
+  log.expect("valid_o", got.valid, want.valid);
+  log.expect("swap_o", got.swap, want.swap);
+  log.expect("window_o", got.window, want.window);
+  log.expect("res_o", got.res, want.res);
+  log.expect("acc_o", got.acc, want.acc);
+  log.expect("gated_o", got.gated, want.gated);
+}
+
+struct Figures {
+  std::uint64_t cycles = 0, macs = 0, gated = 0, swaps = 0, shifts = 0, resets = 0;
+};
+
+template <class View>
+void run_pe(View& v, const HwParams& p, std::uint64_t seed, std::uint64_t cycles, tb::MismatchLog& log,
+            Figures& fig) {
+  ValueGen gen(seed);
+  RefPe ref(p);
+  double p_valid = 0.9, p_swap = 0.05, p_shift = 0.3, p_zero = 0.0;
+  int reset_left = 3;  // reset for the first 3 cycles, then now and then for one or two
+  std::uint64_t c = 0;
+  try {
+    for (; c < cycles && log.errors() < std::uint64_t(tb::MismatchLog::kMaxReported); ++c) {
+      log.at(c);
+      // The outputs now are the registers of the cycle that ends at the next edge (unknown before
+      // the first reset, which cycle 0 is).
+      if (c > 0) compare(log, v.out(), ref.q);
+      if (v.fault()) log.fail("an assertion fired");
+      if (gen.r.uniform(0, 499) == 0) {  // a new phase of flag rates
+        p_valid = gen.r.pick({0.0, 0.3, 0.9, 1.0});
+        p_swap = gen.r.pick({0.0, 0.02, 0.05, 0.2});
+        p_shift = gen.r.pick({0.0, 0.2, 0.6, 1.0});
+        p_zero = gen.r.chance(0.5) ? 0.0 : 0.3;
+      }
+      if (reset_left == 0 && gen.r.uniform(0, 4999) == 0) reset_left = gen.r.uniform(1, 2);
+      PeIn in;
+      in.a = gen.elem(p.arithmetic);
+      in.w = gen.elem(p.arithmetic);
+      if (gen.r.chance(p_zero)) (gen.r.chance(0.5) ? in.a : in.w) = gen.zero(p.arithmetic);
+      in.valid = gen.r.chance(p_valid);
+      in.swap = gen.r.chance(p_swap);
+      in.window = gen.r.chance(0.1);
+      in.shift = !in.swap && gen.r.chance(p_shift);
+      in.res_in = gen.acc(p.arithmetic);
+      const bool rst_n = reset_left == 0;
+      v.drive(in, rst_n);
+      log.note("rst_n {} a {:#x} w {:#x} valid {} swap {} window {} shift {} res_i {:#x}", rst_n, in.a, in.w,
+               in.valid, in.swap, in.window, in.shift, in.res_in);
+      if (!rst_n) {
+        --reset_left;
+        ++fig.resets;
+        ref.reset();
+        if (View::kAsyncReset) {  // the registers clear while reset is held, before the edge
+          v.settle();
+          compare(log, v.out(), ref.q);
+        }
+      } else {
+        ref.step(in);
+        fig.swaps += in.swap;
+        fig.shifts += in.shift;
+      }
+      v.edge();
+    }
+    log.at(c);
+    compare(log, v.out(), ref.q);
+  } catch (const std::exception& e) {
+    log.fail("exception: {}", e.what());
+  }
+  // Statistics since the last reset, when the counters restarted with the registers.
+  std::uint64_t macs = 0, gated = 0;
+  if (v.counters(macs, gated)) {
+    log.expect("macs counter", macs, ref.macs);
+    log.expect("gated counter", gated, ref.gated);
+  }
+  fig.cycles += c;
+  fig.macs += ref.total_macs;
+  fig.gated += ref.total_gated;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Views
+
+#ifdef FLYCOL_VTOP
+
+// pe.sv, Verilated for one configuration. Its ports are exactly the element and accumulator
+// widths, so the bits above them are dropped here.
+class RtlView {
+public:
+  static constexpr bool kAsyncReset = true;
+  RtlView(const HwParams& p, std::uint64_t seed)
+      : ctx_(tb::make_context(seed)), dut_(std::make_unique<FLYCOL_VTOP>(ctx_.get())),
+        elem_mask_(p.elem_bits == 8 ? 0xFFu : 0xFFFFu), acc_mask_(p.acc_bits == 16 ? 0xFFFFu : 0xFFFFFFFFu) {
+    // Out of reset before the first cycle, so that the bench's first reset is a falling edge of
+    // rst_ni, which the asynchronous reset acts on at once.
+    dut_->clk_i = 0;
+    dut_->rst_ni = 1;
+    dut_->eval();
+  }
+  void drive(const PeIn& in, bool rst_n) {
+    dut_->rst_ni = rst_n;
+    dut_->a_i = in.a & elem_mask_;
+    dut_->w_i = in.w & elem_mask_;
+    dut_->valid_i = in.valid;
+    dut_->swap_i = in.swap;
+    dut_->window_i = in.window;
+    dut_->res_i = in.res_in & acc_mask_;
+    dut_->shift_i = in.shift;
+  }
+  void settle() { dut_->eval(); }
+  void edge() { tb::clock_edge(*ctx_, *dut_); }
+  PeOut out() const {
+    PeOut o;
+    o.a = elem_t(dut_->a_o);
+    o.w = elem_t(dut_->w_o);
+    o.valid = dut_->valid_o;
+    o.swap = dut_->swap_o;
+    o.window = dut_->window_o;
+    o.res = acc_t(dut_->res_o);
+    o.acc = acc_t(dut_->acc_o);
+    o.gated = dut_->gated_o;
+    return o;
+  }
+  bool fault() { return tb::take_assertion(*ctx_); }
+  bool counters(std::uint64_t&, std::uint64_t&) const { return false; }  // gated_o is checked per cycle
+  bool refuses_swap_and_shift(tb::MismatchLog& log) {
+    PeIn in;
+    in.swap = in.shift = true;
+    drive(in, true);
+    settle();
+    fmt::print("pe_rtl_tb: swap and shift together (the assertion below is expected):\n");
+    edge();
+    return log.expect_true(tb::take_assertion(*ctx_), "swap and shift together: no RTL assertion");
+  }
+
+private:
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<FLYCOL_VTOP> dut_;
+  std::uint32_t elem_mask_, acc_mask_;
+};
+
+#else
+
+// PeCore alone: reset and eval+tick at the edge; gated_o is an increment of its gated counter.
+class CoreView {
+public:
+  static constexpr bool kAsyncReset = false;
+  explicit CoreView(const HwParams& p) : p_(p), core_(p) {}
+  void drive(const PeIn& in, bool rst_n) {
+    in_ = in;
+    rst_n_ = rst_n;
+  }
+  void settle() {}
+  void edge() {
+    const std::uint64_t before = core_.gated();
+    if (!rst_n_) {
+      core_.reset();
+    } else {
+      core_.eval(in_);
+      core_.tick();
+    }
+    gated_pulse_ = rst_n_ && core_.gated() != before;
+  }
+  PeOut out() const {
+    return PeOut{core_.a_q(), core_.w_q(), core_.valid_q(), core_.swap_q(), core_.window_q(),
+                 core_.res_q(), core_.acc_q(), gated_pulse_};
+  }
+  bool fault() { return false; }
+  bool counters(std::uint64_t& macs, std::uint64_t& gated) const {
+    macs = core_.macs();
+    gated = core_.gated();
+    return true;
+  }
+  bool refuses_swap_and_shift(tb::MismatchLog& log) {
+    PeCore fresh(p_);
+    PeIn in;
+    in.swap = in.shift = true;
+    return tb::expect_throw<ProtocolError>(log, "swap and shift together refused by PeCore",
+                                           [&] { fresh.eval(in); }, "swap and shift");
+  }
+
+private:
+  HwParams p_;
+  PeCore core_;
+  PeIn in_;
+  bool rst_n_ = false, gated_pulse_ = false;
+};
+
+// The Pe SC_MODULE on its own signals and clock. Its reset is synchronous.
+class ScView {
+public:
+  static constexpr bool kAsyncReset = false;
+  ScView(const std::string& name, const HwParams& p) : pe_(name.c_str(), p) {
+    pe_.clk_i(clk_.clk());
+    pe_.rst_ni(rst_n_);
+    pe_.a_i(a_); pe_.w_i(w_); pe_.valid_i(valid_); pe_.swap_i(swap_); pe_.window_i(window_);
+    pe_.res_i(res_); pe_.shift_i(shift_);
+    pe_.a_o(a_o_); pe_.w_o(w_o_); pe_.valid_o(valid_o_); pe_.swap_o(swap_o_); pe_.window_o(window_o_);
+    pe_.res_o(res_o_); pe_.acc_o(acc_o_);
+  }
+  void drive(const PeIn& in, bool rst_n) {
+    rst_n_now_ = rst_n;  // the signal shows it only after the next update phase
+    rst_n_.write(rst_n);
+    a_.write(in.a); w_.write(in.w); valid_.write(in.valid); swap_.write(in.swap); window_.write(in.window);
+    res_.write(in.res_in); shift_.write(in.shift);
+  }
+  void settle() { clk_.settle(); }
+  void edge() {
+    const std::uint64_t before = pe_.core().gated();
+    clk_.step();
+    gated_pulse_ = rst_n_now_ && pe_.core().gated() != before;
+  }
+  PeOut out() const {
+    return PeOut{a_o_.read(), w_o_.read(), valid_o_.read(), swap_o_.read(), window_o_.read(),
+                 res_o_.read(), acc_o_.read(), gated_pulse_};
+  }
+  bool fault() { return false; }
+  bool counters(std::uint64_t& macs, std::uint64_t& gated) const {
+    macs = pe_.core().macs();
+    gated = pe_.core().gated();
+    return true;
+  }
+  // The module turns the core's protocol error into SC_REPORT_ERROR, thrown by ScClock's setting.
+  bool refuses_swap_and_shift(tb::MismatchLog& log) {
+    PeIn in;
+    in.swap = in.shift = true;
+    drive(in, true);
+    return tb::expect_throw<sc_core::sc_report>(log, "swap and shift together refused by the Pe module",
+                                                [&] { clk_.step(); }, "swap and shift");
+  }
+
+private:
+  tb::ScClock clk_;
+  Pe pe_;
+  sc_core::sc_signal<bool> rst_n_;
+  sc_core::sc_signal<elem_t> a_, w_, a_o_, w_o_;
+  sc_core::sc_signal<bool> valid_, swap_, window_, shift_, valid_o_, swap_o_, window_o_;
+  sc_core::sc_signal<acc_t> res_, res_o_, acc_o_;
+  bool rst_n_now_ = false, gated_pulse_ = false;
+};
+
+// The six PE variants of the core and SystemC views: each arithmetic with zero gating on and off.
+std::vector<HwParams> variants() {
+  std::vector<HwParams> v;
+  for (Arithmetic a : {Arithmetic::fp16, Arithmetic::int8, Arithmetic::int16})
+    for (bool gating : {true, false}) {
+      HwParams p;
+      p.arithmetic = a;
+      p.elem_bits = a == Arithmetic::int8 ? 8 : 16;
+      p.acc_bits = a == Arithmetic::fp16 ? 16 : 32;
+      p.zero_gating = gating;
+      v.push_back(p);
+    }
+  return v;
+}
+
+std::string variant_name(const HwParams& p) {
+  return fmt::format("pe_{}_{}", arith_name(p.arithmetic), p.zero_gating ? "gated" : "ungated");
+}
+
+#endif
+
+}  // namespace
+
+#ifdef FLYCOL_VTOP
+
+int main(int argc, char** argv) {
+  tb::Args args("pe_rtl_tb");
+  std::uint64_t cycles = 4000000;
+  bool long_run = false;
+  std::string config = FLYCOL_RTL_CONFIG;
+  args.count("cycles", &cycles, "cycles (default 4 M)")
+      .flag("long", &long_run, "50 M cycles")
+      .text("config", &config, "configuration name or file the RTL was Verilated for");
+  if (!args.parse(argc, argv)) return 2;
+  if (long_run) cycles = 50000000;
+  HwParams p;
+  try {
+    p = flycol::hardware_params(load_config_by_name_or_path(config));
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "pe_rtl_tb: {}\n", e.what());
+    return 2;
+  }
+  fmt::print("pe_rtl_tb [{}]: configuration {}, seed {}, {} cycles\n", FLYCOL_RTL_CONFIG, config, args.seed, cycles);
+  tb::MismatchLog log(fmt::format("rtl {}", FLYCOL_RTL_CONFIG));
+  Figures fig;
+  RtlView view(p, args.seed);
+  run_pe(view, p, tb::sub_seed(args.seed, 0), cycles, log, fig);
+  if (log.ok()) view.refuses_swap_and_shift(log);
+  return tb::finish(fmt::format("pe_rtl_tb [{}]", FLYCOL_RTL_CONFIG), args, log.errors(), log.checks(),
+                    fmt::format("{} {} gating, {} cycles, {} MACs ({} gated), {} swaps, {} shifts, {} reset cycles",
+                                arith_name(p.arithmetic), p.zero_gating ? "with" : "without", fig.cycles, fig.macs,
+                                fig.gated, fig.swaps, fig.shifts, fig.resets));
+}
+
+#else
+
+int sc_main(int argc, char* argv[]) {
+  tb::Args args("pe_tb");
+  std::uint64_t cycles = 200000;
+  bool long_run = false;
+  std::string view = "all";
+  args.count("cycles", &cycles, "cycles per PE variant (default 200 k)")
+      .flag("long", &long_run, "5 M cycles per PE variant")
+      .text("view", &view, "core, sc or all (default)");
+  if (!args.parse(argc, argv)) return 2;
+  if (long_run) cycles = 5000000;
+  if (view != "core" && view != "sc" && view != "all") {
+    args.usage();
+    return 2;
+  }
+  fmt::print("pe_tb: view {}, seed {}, {} cycles per variant\n", view, args.seed, cycles);
+
+  // Every SC_MODULE exists before the first sc_start; the variants then run one after another.
+  std::vector<std::unique_ptr<ScView>> sc_views;
+  for (const HwParams& p : variants()) sc_views.push_back(std::make_unique<ScView>(variant_name(p), p));
+
+  std::uint64_t errors = 0, checks = 0;
+  Figures fig;
+  auto one_view = [&](const std::string& name, auto&& make_view, auto&& last_check) {
+    if (view != "all" && view != name) return;
+    int k = 0;
+    for (const HwParams& p : variants()) {
+      tb::MismatchLog log(fmt::format("{} {}", name, variant_name(p)));
+      auto& v = make_view(k, p);
+      // The same stimulus for both views of a variant: the seed does not depend on the view.
+      run_pe(v, p, tb::sub_seed(args.seed, std::uint64_t(k)), cycles, log, fig);
+      if (k == 0 && log.ok()) last_check(v, log);
+      errors += log.errors();
+      checks += log.checks();
+      ++k;
+    }
+  };
+  std::vector<std::unique_ptr<CoreView>> cores;
+  one_view(
+      "core",
+      [&](int, const HwParams& p) -> CoreView& { return *cores.emplace_back(std::make_unique<CoreView>(p)); },
+      [](CoreView& v, tb::MismatchLog& log) { v.refuses_swap_and_shift(log); });
+  // The module's refusal stops the simulation, so it is checked once, after every variant ran.
+  tb::MismatchLog sc_last("sc");
+  one_view(
+      "sc", [&](int k, const HwParams&) -> ScView& { return *sc_views[std::size_t(k)]; },
+      [](ScView&, tb::MismatchLog&) {});
+  if ((view == "sc" || view == "all") && errors == 0) {
+    sc_views[0]->refuses_swap_and_shift(sc_last);
+    errors += sc_last.errors();
+    checks += sc_last.checks();
+  }
+  return tb::finish("pe_tb", args, errors, checks,
+                    fmt::format("view {}, {} cycles, {} MACs ({} gated), {} swaps, {} shifts, {} reset cycles", view,
+                                fig.cycles, fig.macs, fig.gated, fig.swaps, fig.shifts, fig.resets));
+}
+
+#endif
