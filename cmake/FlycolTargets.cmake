@@ -74,6 +74,40 @@ function(flycol_sc_tb name)
   add_dependencies(flycol_sanitized_tests ${name})
 endfunction()
 
+# flycol_block_tb(<block> SOURCES ... DEPS ... [VIEWS core sc] [LONG_ARG arg] [TIMEOUT s]
+#                 [LONG_TIMEOUT s]): the C++-core and SystemC views of the one testbench of a block
+# (tb/<block>/, docs/dev/block_conventions.md). One executable <block>_tb; per view a CTest test
+# <block>_tb_<view> running `<block>_tb --view <view>` (label sc) and, with LONG_ARG (e.g. --long),
+# a <block>_tb_<view>_<long> adding that argument (labels sc;slow). The RTL view is built from the same
+# sources by flycol_rtl_tb, which defines FLYCOL_VTOP.
+function(flycol_block_tb block)
+  cmake_parse_arguments(ARG "" "LONG_ARG;TIMEOUT;LONG_TIMEOUT" "SOURCES;DEPS;VIEWS" ${ARGN})
+  if(NOT ARG_VIEWS)
+    set(ARG_VIEWS core sc)
+  endif()
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 600)
+  endif()
+  if(NOT ARG_LONG_TIMEOUT)
+    set(ARG_LONG_TIMEOUT 1800)
+  endif()
+  set(exe ${block}_tb)
+  string(REGEX REPLACE "^-+" "" long_suffix "${ARG_LONG_ARG}")
+  add_executable(${exe} ${ARG_SOURCES})
+  target_link_libraries(${exe} PRIVATE ${ARG_DEPS} fmt::fmt PkgConfig::SYSTEMC)
+  target_include_directories(${exe} PRIVATE ${PROJECT_SOURCE_DIR})
+  flycol_target_warnings(${exe})
+  add_dependencies(flycol_sanitized_tests ${exe})
+  foreach(view ${ARG_VIEWS})
+    add_test(NAME ${exe}_${view} COMMAND ${exe} --view ${view})
+    set_tests_properties(${exe}_${view} PROPERTIES LABELS sc TIMEOUT ${ARG_TIMEOUT})
+    if(ARG_LONG_ARG)
+      add_test(NAME ${exe}_${view}_${long_suffix} COMMAND ${exe} --view ${view} ${ARG_LONG_ARG})
+      set_tests_properties(${exe}_${view}_${long_suffix} PROPERTIES LABELS "sc;slow" TIMEOUT ${ARG_LONG_TIMEOUT})
+    endif()
+  endforeach()
+endfunction()
+
 # flycol_check_layers(): the layers link one way (base/ < hw/ < sim/). Called once at the end of
 # configuration: a library of base/ may link no flycol library of hw/ or sim/, a block library of
 # hw/ (flycol_hw_*) none of sim/. Testbench executables in hw/ folders may link anything.
@@ -122,37 +156,4 @@ function(flycol_check_layers)
   if(errors)
     message(FATAL_ERROR "flycol layering: a library links a layer above its own (base/ < hw/ < sim/):\n${errors}")
   endif()
-
-# flycol_block_tb(<block> SOURCES ... DEPS ... [VIEWS core sc] [LONG_ARG arg] [TIMEOUT s]
-#                 [LONG_TIMEOUT s]): the C++-core and SystemC views of the one testbench of a block
-# (tb/<block>/, docs/dev/block_conventions.md). One executable <block>_tb; per view a CTest test
-# <block>_tb_<view> running `<block>_tb --view <view>` (label sc) and, with LONG_ARG (e.g. --long),
-# a <block>_tb_<view>_<long> adding that argument (labels sc;slow). The RTL view is built from the same
-# sources by flycol_rtl_tb, which defines FLYCOL_VTOP.
-function(flycol_block_tb block)
-  cmake_parse_arguments(ARG "" "LONG_ARG;TIMEOUT;LONG_TIMEOUT" "SOURCES;DEPS;VIEWS" ${ARGN})
-  if(NOT ARG_VIEWS)
-    set(ARG_VIEWS core sc)
-  endif()
-  if(NOT ARG_TIMEOUT)
-    set(ARG_TIMEOUT 600)
-  endif()
-  if(NOT ARG_LONG_TIMEOUT)
-    set(ARG_LONG_TIMEOUT 1800)
-  endif()
-  set(exe ${block}_tb)
-  string(REGEX REPLACE "^-+" "" long_suffix "${ARG_LONG_ARG}")
-  add_executable(${exe} ${ARG_SOURCES})
-  target_link_libraries(${exe} PRIVATE ${ARG_DEPS} fmt::fmt PkgConfig::SYSTEMC)
-  target_include_directories(${exe} PRIVATE ${PROJECT_SOURCE_DIR})
-  flycol_target_warnings(${exe})
-  add_dependencies(flycol_sanitized_tests ${exe})
-  foreach(view ${ARG_VIEWS})
-    add_test(NAME ${exe}_${view} COMMAND ${exe} --view ${view})
-    set_tests_properties(${exe}_${view} PROPERTIES LABELS sc TIMEOUT ${ARG_TIMEOUT})
-    if(ARG_LONG_ARG)
-      add_test(NAME ${exe}_${view}_${long_suffix} COMMAND ${exe} --view ${view} ${ARG_LONG_ARG})
-      set_tests_properties(${exe}_${view}_${long_suffix} PROPERTIES LABELS "sc;slow" TIMEOUT ${ARG_LONG_TIMEOUT})
-    endif()
-  endforeach()
 endfunction()
