@@ -4,6 +4,7 @@
 // traffic and every statistic must be equal, and the outputs must match the golden convolution.
 //
 //   structural_tb --config fornt16 --layers 10 --seed 1 --max-macs 100000 [--rtl-blocks array,feeder|all]
+//   structural_tb --config fornt16 --layer "3x3 64->64 56x56" [--no-compare]   (one layer, speed)
 //
 // A failure prints the case and the command that reproduces it. Exit code 0 only if all matched.
 #include <chrono>
@@ -37,6 +38,8 @@ struct Args {
   std::uint64_t seed = 1;
   std::int64_t max_macs = 100'000;
   std::string rtl_blocks;  // comma-separated block names, or "all"; empty: none
+  std::string layer;       // one given layer (the configuration's DRAM timing) instead of random ones
+  bool compare = true;     // --no-compare: run the structural top only (speed measurement)
 };
 
 struct Totals {
@@ -85,6 +88,28 @@ std::string dram_diff(const LayerSimResult& a, const LayerSimResult& b) {
   cmp("dram.cycles", a.dram_stats.cycles, b.dram_stats.cycles);
   cmp("dram.not_ready_cycles", a.dram_stats.not_ready_cycles, b.dram_stats.not_ready_cycles);
   return d;
+}
+
+// One given layer: the structural top's speed, and (unless --no-compare) the same checks.
+int run_layer(ScSimulation& fast, ScSimulation& structural, const Config& cfg, const Args& a) {
+  const Layer l = parse_layer_spec(a.layer, "layer");
+  const Program prog = compile_layer(l, cfg);
+  const ConvOperands ops = make_random_operands(l, cfg.arithmetic, 1);
+  const DramTiming timing = DramTiming::from(cfg);
+  const LayerSimResult s = simulate_layer(structural, prog, ops, timing, 2'000'000);
+  fmt::print("structural top: {} cycles in {:.1f} s: {:.0f} cycles/s{}\n", s.sim.cycles, s.sim.wall_seconds,
+             s.sim.wall_seconds > 0 ? double(s.sim.cycles) / s.sim.wall_seconds : 0.0,
+             s.sim.finished ? "" : " (did not finish: " + s.sim.error + ")");
+  if (!a.compare) return s.sim.finished ? 0 : 1;
+  const LayerSimResult f = simulate_layer(fast, prog, ops, timing, 2'000'000);
+  std::string why;
+  if (!s.sim.finished || !f.sim.finished) why += "a model did not finish; ";
+  if (f.sim.cycles != s.sim.cycles) why += fmt::format("cycles fast {} structural {}; ", f.sim.cycles, s.sim.cycles);
+  if (f.outputs != s.outputs) why += "outputs differ; ";
+  const std::string sd = stats_diff(f.sim.stats, s.sim.stats);
+  if (!sd.empty()) why += "statistics (fast/structural): " + sd;
+  fmt::print("structural_tb: layer {} {}{}\n", l.spec(), why.empty() ? "passed" : "FAILED: ", why);
+  return why.empty() ? 0 : 1;
 }
 
 bool run_case(ScSimulation& fast, ScSimulation& structural, const Config& cfg, const tb::Case& c, const Args& a,
@@ -149,6 +174,8 @@ int sc_main(int argc, char* argv[]) {
     else if (s == "--seed") a.seed = std::stoull(next());
     else if (s == "--max-macs") a.max_macs = std::stoll(next());
     else if (s == "--rtl-blocks") a.rtl_blocks = next();
+    else if (s == "--layer") a.layer = next();
+    else if (s == "--no-compare") a.compare = false;
     else {
       fmt::print(stderr, "structural_tb: unknown option '{}'\n", s);
       return 2;
@@ -183,6 +210,8 @@ int sc_main(int argc, char* argv[]) {
   // Both tops are elaborated before the first run (SystemC elaborates once per process).
   ScSimulation fast(hwp);
   ScSimulation structural(hwp, so);
+
+  if (!a.layer.empty()) return run_layer(fast, structural, cfg, a);
 
   Totals t;
   const auto t0 = std::chrono::steady_clock::now();
