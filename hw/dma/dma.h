@@ -1,6 +1,7 @@
 // SC_MODULE `Dma`: LD engine, PS engine and memory arbiter behind one memory port with the RTL's
 // port names (twin: dma.sv). One module, as the engine-arbiter wiring is internal to the DMA; the
-// accelerator top uses the three cores directly (docs/microarchitecture.md section 2).
+// fast accelerator top uses the three cores directly (docs/microarchitecture.md section 2), the
+// structural top this module in port mode.
 #pragma once
 
 #include <memory>

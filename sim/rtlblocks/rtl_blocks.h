@@ -1,7 +1,8 @@
 // Verilated RTL blocks inside the structural SystemC top (hw/top/structural_top.h): the views
 // that put a block's RTL, through its adapter (rtl_adapters.h), in place of its SystemC module.
 // Used by tb/structural_tb.cpp (and meant for `flycol run --structural --rtl-blocks`) to find
-// which block of a whole-layer run disagrees with the fast model. Built only with FLYCOL_BUILD_RTL.
+// which block of a whole-layer run disagrees with the fast model. Without FLYCOL_BUILD_RTL the
+// library holds no RTL and make_rtl_block_views() says so.
 #pragma once
 
 #include <memory>
@@ -10,6 +11,7 @@
 
 #include "hw/top/structural_top.h"
 #include "sim/config/config.h"
+#include "sim/scsim/sc_simulation.h"
 
 namespace flycol {
 
@@ -28,5 +30,13 @@ std::unique_ptr<hw::StructuralBlockViews> make_rtl_block_views(const Config& cfg
 
 // Configurations whose block RTL this build holds (FLYCOL_RTL_BLOCK_CONFIGS).
 std::vector<std::string> built_rtl_block_configs();
+
+// The structural top of `cfg` with the blocks of `rtl_blocks` (parse_rtl_blocks' syntax; empty:
+// none) in RTL, ready for simulate_layer(). `sim` is declared last so that it goes first.
+struct StructuralSimulation {
+  std::unique_ptr<hw::StructuralBlockViews> views;  // nullptr without RTL blocks
+  std::unique_ptr<ScSimulation> sim;
+};
+StructuralSimulation make_structural_simulation(const Config& cfg, const std::string& rtl_blocks);
 
 }  // namespace flycol
