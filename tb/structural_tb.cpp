@@ -4,7 +4,7 @@
 // traffic and every statistic must be equal, and the outputs must match the golden convolution.
 //
 //   structural_tb --config fornt16 --layers 10 --seed 1 --max-macs 100000 [--rtl-blocks array,feeder|all]
-//   structural_tb --config fornt16 --layer "3x3 64->64 56x56" [--no-compare]   (one layer, speed)
+//   structural_tb --config fornt16 --layer C=64,H=56,W=56,K=64,k=3,s=1,p=1 [--no-compare] [--trace t.vcd]
 //
 // A failure prints the case and the command that reproduces it. Exit code 0 only if all matched.
 #include <chrono>
@@ -39,6 +39,7 @@ struct Args {
   std::int64_t max_macs = 100'000;
   std::string rtl_blocks;  // comma-separated block names, or "all"; empty: none
   std::string layer;       // one given layer (the configuration's DRAM timing) instead of random ones
+  std::string trace;       // VCD of the structural top's signals (with --layer, to look at a failure)
   bool compare = true;     // --no-compare: run the structural top only (speed measurement)
 };
 
@@ -176,6 +177,7 @@ int sc_main(int argc, char* argv[]) {
     else if (s == "--rtl-blocks") a.rtl_blocks = next();
     else if (s == "--layer") a.layer = next();
     else if (s == "--no-compare") a.compare = false;
+    else if (s == "--trace") a.trace = next();
     else {
       fmt::print(stderr, "structural_tb: unknown option '{}'\n", s);
       return 2;
@@ -211,6 +213,7 @@ int sc_main(int argc, char* argv[]) {
   ScSimulation fast(hwp);
   ScSimulation structural(hwp, so);
 
+  if (!a.trace.empty()) structural.trace_to(a.trace);
   if (!a.layer.empty()) return run_layer(fast, structural, cfg, a);
 
   Totals t;

@@ -287,6 +287,47 @@ void StructuralTop::mid() {
   in_cycle_ = true;
 }
 
+void StructuralTop::trace(sc_core::sc_trace_file* tf) const {
+  using sc_core::sc_trace;
+  sc_trace(tf, clk_i, "clk_i");
+  sc_trace(tf, rst_ni, "rst_ni");
+  sc_trace(tf, cmd_valid_, "cmd_valid");
+  sc_trace(tf, cmd_ready_, "cmd_ready");
+  sc_trace(tf, ctrl_idle_, "idle");
+  sc_trace(tf, mem_req_valid_, "mem_req_valid");
+  sc_trace(tf, mem_req_ready_, "mem_req_ready");
+  sc_trace(tf, mem_req_write_, "mem_req_write");
+  sc_trace(tf, mem_req_addr_, "mem_req_addr");
+  sc_trace(tf, mem_req_bytes_, "mem_req_bytes");
+  sc_trace(tf, mem_rsp_valid_, "mem_rsp_valid");
+  const char* eng[3] = {"ld", "ex", "ps"};
+  for (int e = 0; e < 3; ++e) {
+    sc_trace(tf, eng_start_[std::size_t(e)], fmt::format("{}_start", eng[e]));
+    sc_trace(tf, eng_busy_[std::size_t(e)], fmt::format("{}_busy", eng[e]));
+    sc_trace(tf, eng_done_[std::size_t(e)], fmt::format("{}_done", eng[e]));
+  }
+  sc_trace(tf, tok_valid_, "token_valid");
+  sc_trace(tf, tok_swap_, "token_swap");
+  sc_trace(tf, tok_window_, "token_window");
+  sc_trace(tf, claim_, "claim");
+  sc_trace(tf, cycle_kind_, "cycle_kind");
+  sc_trace(tf, lanes_valid_, "lanes_valid");
+  sc_trace(tf, has_word_, "weight_valid");
+  sc_trace(tf, unclaimed_, "unclaimed");
+  sc_trace(tf, pre_pop_, "pre_pop");
+  sc_trace(tf, res_valid_, "res_valid");
+  sc_trace(tf, res_col_, "res_col");
+  const char* kind[3] = {"ifmap", "weight", "psum"};
+  for (int k = 0; k < 3; ++k) {
+    sc_trace(tf, dma_req_[k], fmt::format("dma_{}_req", kind[k]));
+    for (int b = 0; b < 2; ++b) {
+      sc_trace(tf, bank_req_[k][b], fmt::format("{}{}_req", kind[k], b));
+      sc_trace(tf, bank_we_[k][b], fmt::format("{}{}_we", kind[k], b));
+      sc_trace(tf, bank_addr_[k][b], fmt::format("{}{}_addr", kind[k], b));
+    }
+  }
+}
+
 AcceleratorStats StructuralTop::stats() const {
   AcceleratorStats s = stats_;
   s.mac_tokens = mac_tokens_;

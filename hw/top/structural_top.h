@@ -57,6 +57,9 @@ SC_MODULE(StructuralTop) {
   SC_HAS_PROCESS(StructuralTop);
 
   std::uint64_t cycle() const { return cycle_; }
+  // Record the signals between the blocks (environment, engine handshakes, token, SRAM requests)
+  // into a VCD trace file (call before sc_start).
+  void trace(sc_core::sc_trace_file* tf) const;
   void expect_runs(std::uint64_t n) { runs_expected_ = n; }
   std::uint32_t done_count(Engine e) const { return done_count_[int(e)]; }
   AcceleratorStats stats() const;

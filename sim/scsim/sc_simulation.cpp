@@ -138,9 +138,11 @@ ScSimulation::~ScSimulation() {
 void ScSimulation::trace_to(const std::string& path) {
   std::string base = path;
   if (base.size() > 4 && base.substr(base.size() - 4) == ".vcd") base.resize(base.size() - 4);
-  if (impl_->top) throw std::logic_error("trace_to: the structural top has no trace yet");
   impl_->vcd = sc_create_vcd_trace_file(base.c_str());
-  impl_->accel->trace(impl_->vcd);
+  if (impl_->top)
+    impl_->top->trace(impl_->vcd);
+  else
+    impl_->accel->trace(impl_->vcd);
 }
 
 hw::AcceleratorCore& ScSimulation::core() {
