@@ -65,6 +65,19 @@ public:
   std::uint64_t reads() const { return reads_; }
   std::uint64_t writes() const { return writes_; }
 
+  // Port view, for a block whose SRAM port is signals (the structural top): the request the
+  // block's core issued this cycle, dropped once it is on the signals, and the held read data
+  // loaded from the real bank's output signal.
+  bool pending_read() const { return op_ == Op::read; }
+  bool pending_write() const { return op_ == Op::write; }
+  int pending_addr() const { return addr_; }
+  const word_elem_t* pending_wdata() const { return wdata_; }
+  std::uint64_t pending_mask() const { return mask_; }
+  void drop_request() { op_ = Op::none; }
+  void load_rdata(const word_elem_t* data) {
+    for (int i = 0; i < epw_; ++i) rdata_[i] = data[i];
+  }
+
   // Backdoor access for testbenches and debugging (no cycle, no counters).
   word_elem_t peek(int addr, int elem) const { return mem_[std::size_t(addr) * epw_ + std::size_t(elem)]; }
   void poke(int addr, int elem, word_elem_t v) { mem_[std::size_t(addr) * epw_ + std::size_t(elem)] = v; }

@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include <fmt/format.h>
+
 namespace flycol::hw {
 
 bool operator==(const DmaCmd& a, const DmaCmd& b) {
@@ -38,20 +40,62 @@ void from_beat(const MemBeatBits& bv, std::uint8_t* bytes) {
 
 Dma::Dma(sc_core::sc_module_name name, const HwParams& p, SramBank* const ifmap_banks[2],
          SramBank* const weight_banks[2], SramBank* const psum_banks[2], bool tick_banks)
-    : sc_module(name), ld_(p), ps_(p), tick_banks_(tick_banks) {
+    : sc_module(name), ld_(p), ps_(p), tick_banks_(tick_banks), rows_(p.rows) {
   for (int i = 0; i < 2; ++i) {
     ifmap_[i] = ifmap_banks[i];
     weights_[i] = weight_banks[i];
     psums_[i] = psum_banks[i];
   }
+  ifmap_req_o(unused_req_[0]);
+  weight_req_o(unused_req_[1]);
+  psum_req_o(unused_req_[2]);
+  ifmap_we_o(unused_we_[0]);
+  weight_we_o(unused_we_[1]);
+  psum_we_o(unused_we_[2]);
+  ifmap_addr_o(unused_addr_[0]);
+  weight_addr_o(unused_addr_[1]);
+  psum_addr_o(unused_addr_[2]);
+  ifmap_wmask_o(unused_wmask_[0]);
+  weight_wmask_o(unused_wmask_[1]);
+  psum_wmask_o(unused_wmask_[2]);
+  init();
+}
+
+Dma::Dma(sc_core::sc_module_name name, const HwParams& p)
+    : sc_module(name), ld_(p), ps_(p), tick_banks_(false), port_mode_(true), rows_(p.rows) {
+  for (int i = 0; i < 2; ++i) {
+    port_banks_[0][i] = std::make_unique<SramBank>(fmt::format("ifmap_port{}", i), p.ifmap_depth, p.bus_elems);
+    port_banks_[1][i] = std::make_unique<SramBank>(fmt::format("weight_port{}", i), p.weight_depth, p.cols);
+    port_banks_[2][i] = std::make_unique<SramBank>(fmt::format("psum_port{}", i), p.psum_depth, p.rows);
+    ifmap_[i] = port_banks_[0][i].get();
+    weights_[i] = port_banks_[1][i].get();
+    psums_[i] = port_banks_[2][i].get();
+  }
+  ifmap_wdata_o.init(std::size_t(p.bus_elems));
+  weight_wdata_o.init(std::size_t(p.cols));
+  psum_wdata_o.init(std::size_t(p.rows));
+  psum_rdata_i.init(std::size_t(2 * p.rows));
+  init();
+}
+
+void Dma::init() {
   SC_METHOD(comb);
   sensitive << mem_req_ready_i << mem_rsp_valid_i << mem_rsp_rdata_i << state_changed_;
+  for (auto& in : psum_rdata_i) sensitive << in;
   SC_METHOD(seq);
   sensitive << clk_i.pos();
   dont_initialize();
 }
 
 void Dma::eval_cores() {
+  if (port_mode_) {
+    // The held read data of both psum buffers, for STORE_PSUMS (the engines read bank->rdata()).
+    word_elem_t rd[kMaxWordElems];
+    for (int b = 0; b < 2; ++b) {
+      for (int i = 0; i < rows_; ++i) rd[i] = psum_rdata_i[std::size_t(b * rows_ + i)].read();
+      port_banks_[2][b]->load_rdata(rd);
+    }
+  }
   const bool rsp_valid = mem_rsp_valid_i.read();
   if (rsp_valid) from_beat(mem_rsp_rdata_i.read(), rsp_.rdata);
   arb_.eval(ld_.req_valid(), ld_.req(), ps_.req_valid(), ps_.req(), mem_req_ready_i.read(), rsp_valid);
@@ -78,6 +122,43 @@ void Dma::comb() {
   MemBeatBits bv;
   to_beat(r.wdata, bv);
   mem_req_wdata_o.write(bv);
+  if (port_mode_) {
+    drive_sram_ports();
+    drop_port_requests();
+  }
+}
+
+// One SRAM port per kind, shared by its two buffers as in dma.sv: the request bits say which
+// buffer; address, data and mask are the requesting buffer's (zero without a request).
+void Dma::drive_sram_ports() {
+  sc_core::sc_out<unsigned>* req[3] = {&ifmap_req_o, &weight_req_o, &psum_req_o};
+  sc_core::sc_out<bool>* we[3] = {&ifmap_we_o, &weight_we_o, &psum_we_o};
+  sc_core::sc_out<std::uint32_t>* addr[3] = {&ifmap_addr_o, &weight_addr_o, &psum_addr_o};
+  sc_core::sc_vector<sc_core::sc_out<word_elem_t>>* wdata[3] = {&ifmap_wdata_o, &weight_wdata_o, &psum_wdata_o};
+  sc_core::sc_out<std::uint64_t>* wmask[3] = {&ifmap_wmask_o, &weight_wmask_o, &psum_wmask_o};
+  for (int k = 0; k < 3; ++k) {
+    unsigned bits = 0;
+    const SramBank* active = nullptr;
+    for (int b = 0; b < 2; ++b) {
+      const SramBank& bank = *port_banks_[k][b];
+      if (bank.pending_read() || bank.pending_write()) {
+        bits |= 1u << b;
+        active = &bank;
+      }
+    }
+    req[k]->write(bits);
+    const bool write = active && active->pending_write();
+    we[k]->write(write);
+    addr[k]->write(active ? std::uint32_t(active->pending_addr()) : 0u);
+    auto& wd = *wdata[k];
+    for (std::size_t i = 0; i < wd.size(); ++i) wd[i].write(write ? active->pending_wdata()[i] : 0u);
+    wmask[k]->write(write ? active->pending_mask() : 0u);
+  }
+}
+
+void Dma::drop_port_requests() {
+  for (auto& kind : port_banks_)
+    for (auto& bank : kind) bank->drop_request();
 }
 
 void Dma::seq() {
@@ -93,6 +174,7 @@ void Dma::seq() {
       arb_.tick();
       ld_.tick();
       ps_.tick();
+      if (port_mode_) drop_port_requests();  // the SRAM banks outside perform them
       if (tick_banks_) {
         for (SramBank* const* set : {ifmap_, weights_, psums_})
           for (int i = 0; i < 2; ++i)

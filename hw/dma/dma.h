@@ -1,8 +1,10 @@
 // SC_MODULE `Dma`: LD engine, PS engine and memory arbiter behind one memory port with the RTL's
 // port names (twin: dma.sv). One module, as the engine-arbiter wiring is internal to the DMA; the
-// accelerator top uses the three cores directly (docs/microarchitecture.md section 2).
+// fast accelerator top uses the three cores directly (docs/microarchitecture.md section 2), the
+// structural top this module in port mode.
 #pragma once
 
+#include <memory>
 #include <ostream>
 
 #include <systemc>
@@ -57,7 +59,28 @@ SC_MODULE(Dma) {
   sc_core::sc_in<bool> mem_rsp_valid_i;            // read response (in order, cannot be refused)
   sc_core::sc_in<MemBeatBits> mem_rsp_rdata_i;     // read data on the request's byte lanes
 
-  // The banks stand for the DMA's SRAM ports. With tick_banks the module also clocks them (the
+  // SRAM ports (port mode only, as dma.sv): bit b of *_req_o accesses buffer b this cycle.
+  sc_core::sc_out<unsigned> ifmap_req_o{"ifmap_req_o"};
+  sc_core::sc_out<bool> ifmap_we_o{"ifmap_we_o"};
+  sc_core::sc_out<std::uint32_t> ifmap_addr_o{"ifmap_addr_o"};
+  sc_core::sc_vector<sc_core::sc_out<word_elem_t>> ifmap_wdata_o{"ifmap_wdata_o"};  // B elements
+  sc_core::sc_out<std::uint64_t> ifmap_wmask_o{"ifmap_wmask_o"};
+  sc_core::sc_out<unsigned> weight_req_o{"weight_req_o"};
+  sc_core::sc_out<bool> weight_we_o{"weight_we_o"};
+  sc_core::sc_out<std::uint32_t> weight_addr_o{"weight_addr_o"};
+  sc_core::sc_vector<sc_core::sc_out<word_elem_t>> weight_wdata_o{"weight_wdata_o"};  // COLS elements
+  sc_core::sc_out<std::uint64_t> weight_wmask_o{"weight_wmask_o"};
+  sc_core::sc_out<unsigned> psum_req_o{"psum_req_o"};
+  sc_core::sc_out<bool> psum_we_o{"psum_we_o"};            // 1 write (LOAD_PSUMS), 0 read (STORE_PSUMS)
+  sc_core::sc_out<std::uint32_t> psum_addr_o{"psum_addr_o"};
+  sc_core::sc_vector<sc_core::sc_out<word_elem_t>> psum_wdata_o{"psum_wdata_o"};  // ROWS elements
+  sc_core::sc_out<std::uint64_t> psum_wmask_o{"psum_wmask_o"};
+  sc_core::sc_vector<sc_core::sc_in<word_elem_t>> psum_rdata_i{"psum_rdata_i"};  // 2*ROWS: buffer b at [b*ROWS]
+
+  // Port mode (the structural top): the banks are outside, reached through the SRAM port signals.
+  Dma(sc_core::sc_module_name name, const HwParams& p);
+
+  // Bank mode (the block testbench): the banks stand for the DMA's SRAM ports. With tick_banks the module also clocks them (the
   // block testbench, where the DMA is the banks' only client); the accelerator top clocks its
   // banks itself.
   Dma(sc_core::sc_module_name name, const HwParams& p, SramBank* const ifmap_banks[2],
@@ -71,7 +94,10 @@ SC_MODULE(Dma) {
 private:
   void comb();
   void seq();
+  void init();
   void eval_cores();
+  void drive_sram_ports();
+  void drop_port_requests();
 
   LoadEngine ld_;
   PsumEngine ps_;
@@ -80,8 +106,18 @@ private:
   SramBank* weights_[2];
   SramBank* psums_[2];
   bool tick_banks_;
+  bool port_mode_ = false;
+  int rows_;
+  // Port mode: the six stand-in banks (ifmap, weights, psums; two buffers each) whose requests
+  // are copied to the SRAM port signals and dropped.
+  std::unique_ptr<SramBank> port_banks_[3][2];
   MemRsp rsp_{};
   sc_core::sc_event state_changed_;
+  // Bank mode: the unused SRAM port signals.
+  sc_core::sc_signal<unsigned> unused_req_[3];
+  sc_core::sc_signal<bool> unused_we_[3];
+  sc_core::sc_signal<std::uint32_t> unused_addr_[3];
+  sc_core::sc_signal<std::uint64_t> unused_wmask_[3];
 };
 
 }  // namespace flycol::hw

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include <systemc>
 
@@ -37,20 +38,42 @@ SC_MODULE(PsumManager) {
   sc_core::sc_out<bool> busy_o{"busy_o"};                   // RUN active, results left (Moore)
   sc_core::sc_out<bool> run_done_o{"run_done_o"};           // last result written now (Moore)
 
+  // Psum SRAM port (port mode only, as psum_manager.sv).
+  sc_core::sc_out<bool> psum_req_o{"psum_req_o"};           // access the RUN's buffer this cycle (Moore)
+  sc_core::sc_out<bool> psum_we_o{"psum_we_o"};             // 1 write (result), 0 read (preload)
+  sc_core::sc_out<std::uint32_t> psum_addr_o{"psum_addr_o"};  // word address
+  sc_core::sc_vector<sc_core::sc_out<word_elem_t>> psum_wdata_o{"psum_wdata_o"};  // ROWS: write word
+  sc_core::sc_out<std::uint64_t> psum_wmask_o{"psum_wmask_o"};  // element write mask
+  sc_core::sc_vector<sc_core::sc_in<word_elem_t>> psum_rdata_i{"psum_rdata_i"};   // ROWS: held last read
+
+  // Bank mode (the block testbench): the module uses `psum_bank` and ticks it at the edge; the
+  // SRAM port signals are bound inside the module and unused.
   PsumManager(sc_core::sc_module_name name, const HwParams& p, SramBank& psum_bank);
+  // Port mode (the structural top): the SRAM is outside, reached through the SRAM port signals.
+  PsumManager(sc_core::sc_module_name name, const HwParams& p);
   SC_HAS_PROCESS(PsumManager);
 
   const PsumManagerCore& core() const { return core_; }
 
 private:
+  void init();
   void comb();
   void seq();
+  void load_rdata();
 
   int rows_;
+  bool port_mode_;
+  // Port mode: stands in for the bank; the core's request is copied to the signals and dropped.
+  std::unique_ptr<SramBank> port_;
   SramBank& bank_;
   PsumManagerCore core_;
   acc_t res_buf_[kMaxRows]{};
+  word_elem_t rdata_[kMaxWordElems]{};
   sc_core::sc_event state_changed_;
+  // Bank mode: the unused SRAM port signals.
+  sc_core::sc_signal<bool> unused_req_{"unused_req"}, unused_we_{"unused_we"};
+  sc_core::sc_signal<std::uint32_t> unused_addr_{"unused_addr"};
+  sc_core::sc_signal<std::uint64_t> unused_wmask_{"unused_wmask"};
 };
 
 }  // namespace flycol::hw

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include <systemc>
 
@@ -30,19 +31,37 @@ SC_MODULE(WeightFetcher) {
   sc_core::sc_vector<sc_core::sc_out<elem_t>> word_o{"word_o"};  // head word, COLS weights (Moore)
   sc_core::sc_out<bool> busy_o{"busy_o"};                 // reads left or a read in flight (Moore)
 
+  // Weight SRAM port (port mode only, as weight_fetcher.sv; the fetcher only reads).
+  sc_core::sc_out<bool> weight_req_o{"weight_req_o"};     // read the RUN's buffer this cycle (Moore)
+  sc_core::sc_out<std::uint32_t> weight_addr_o{"weight_addr_o"};  // its word address
+  sc_core::sc_vector<sc_core::sc_in<word_elem_t>> weight_rdata_i{"weight_rdata_i"};  // COLS: held last read
+
+  // Bank mode (the block testbench): the module reads `weight_bank` and ticks it at the edge; the
+  // SRAM port signals are bound inside the module and unused.
   WeightFetcher(sc_core::sc_module_name name, const HwParams& p, SramBank& weight_bank);
+  // Port mode (the structural top): the SRAM is outside, reached through the SRAM port signals.
+  WeightFetcher(sc_core::sc_module_name name, const HwParams& p);
   SC_HAS_PROCESS(WeightFetcher);
 
   const WeightFetcherCore& core() const { return core_; }
 
 private:
+  void init();
   void comb();
   void seq();
+  void load_rdata();
 
   int cols_;
+  bool port_mode_;
+  // Port mode: stands in for the bank; the core's request is copied to the signals and dropped.
+  std::unique_ptr<SramBank> port_;
   SramBank& bank_;
   WeightFetcherCore core_;
+  word_elem_t rdata_[kMaxWordElems]{};
   sc_core::sc_event state_changed_;
+  // Bank mode: the unused SRAM port signals.
+  sc_core::sc_signal<bool> unused_req_{"unused_req"};
+  sc_core::sc_signal<std::uint32_t> unused_addr_{"unused_addr"};
 };
 
 }  // namespace flycol::hw

@@ -2,6 +2,7 @@
 #include "sim/scsim/sc_simulation.h"
 
 #include <chrono>
+#include <functional>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -52,7 +53,7 @@ private:
 SC_MODULE(DoneMonitor) {
   sc_in<bool> idle_i;
   CommandQueue* queue = nullptr;
-  hw::Accelerator* accel = nullptr;
+  std::function<std::uint64_t()> cycle;  // the top's cycle counter
   bool armed = false, done = false;
   std::uint64_t end_cycle = 0;
 
@@ -65,7 +66,7 @@ SC_MODULE(DoneMonitor) {
     if (armed && idle_i.read() && queue->exhausted()) {
       done = true;
       armed = false;
-      end_cycle = accel->cycle();
+      end_cycle = cycle();
       sc_pause();
     }
   }
@@ -74,30 +75,57 @@ SC_MODULE(DoneMonitor) {
 }  // namespace
 
 struct ScSimulation::Impl {
-  explicit Impl(const hw::HwParams& p)
-      : clk("clk", sc_time(1, SC_NS)), accel("accelerator", p), queue("command_queue"), channel("dram"),
-        monitor("done_monitor") {
-    accel.clk_i(clk);
-    accel.rst_ni(rst_n);
-    accel.idle_o(idle);
-    accel.cmd_port(queue);
-    accel.mem_port(channel);
+  // The environment's names carry the top's as a prefix unless it is the default one.
+  static std::string env_name(const ScSimOptions& o, const char* what) {
+    return o.name == "accelerator" ? std::string(what) : o.name + "_" + what;
+  }
+  Impl(const hw::HwParams& p, const ScSimOptions& o)
+      : clk(env_name(o, "clk").c_str(), sc_time(1, SC_NS)), rst_n(env_name(o, "rst_n").c_str(), false),
+        idle(env_name(o, "idle").c_str(), true), queue(env_name(o, "command_queue").c_str()),
+        channel(env_name(o, "dram").c_str()), monitor(env_name(o, "done_monitor").c_str()) {
+    if (o.structural) {
+      top = std::make_unique<hw::StructuralTop>(o.name.c_str(), p, o.block_views);
+      bind(*top);
+      top->expect_runs(0);
+      monitor.cycle = [this] { return top->cycle(); };
+    } else {
+      accel = std::make_unique<hw::Accelerator>(o.name.c_str(), p);
+      bind(*accel);
+      monitor.cycle = [this] { return accel->cycle(); };
+    }
     monitor.idle_i(idle);
     monitor.queue = &queue;
-    monitor.accel = &accel;
   }
+  template <class Top> void bind(Top& t) {
+    t.clk_i(clk);
+    t.rst_ni(rst_n);
+    t.idle_o(idle);
+    t.cmd_port(queue);
+    t.mem_port(channel);
+  }
+  std::uint64_t cycle() const { return top ? top->cycle() : accel->cycle(); }
+  std::uint32_t done_count(hw::Engine e) const { return top ? top->done_count(e) : accel->core().done_count(e); }
+  void expect_runs(std::uint64_t n) {
+    if (top)
+      top->expect_runs(n);
+    else
+      accel->core().expect_runs(n);
+  }
+  hw::AcceleratorStats stats() const { return top ? top->stats() : accel->core().stats(); }
 
   sc_clock clk;
-  sc_signal<bool> rst_n{"rst_n", false};
-  sc_signal<bool> idle{"idle", true};
-  hw::Accelerator accel;
+  sc_signal<bool> rst_n;
+  sc_signal<bool> idle;
+  std::unique_ptr<hw::Accelerator> accel;
+  std::unique_ptr<hw::StructuralTop> top;
   CommandQueue queue;
   DramChannel channel;
   DoneMonitor monitor;
   sc_trace_file* vcd = nullptr;
 };
 
-ScSimulation::ScSimulation(const hw::HwParams& p) : impl_(std::make_unique<Impl>(p)) {
+ScSimulation::ScSimulation(const hw::HwParams& p, const ScSimOptions& options)
+    : impl_(std::make_unique<Impl>(p, options)) {
   // Quiet the kernel's banner and make sure errors throw rather than abort.
   sc_report_handler::set_actions(SC_ERROR, SC_DISPLAY | SC_THROW);
   sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", SC_DO_NOTHING);
@@ -111,10 +139,18 @@ void ScSimulation::trace_to(const std::string& path) {
   std::string base = path;
   if (base.size() > 4 && base.substr(base.size() - 4) == ".vcd") base.resize(base.size() - 4);
   impl_->vcd = sc_create_vcd_trace_file(base.c_str());
-  impl_->accel.trace(impl_->vcd);
+  if (impl_->top)
+    impl_->top->trace(impl_->vcd);
+  else
+    impl_->accel->trace(impl_->vcd);
 }
 
-hw::AcceleratorCore& ScSimulation::core() { return impl_->accel.core(); }
+hw::AcceleratorCore& ScSimulation::core() {
+  if (!impl_->accel) throw std::logic_error("ScSimulation::core(): the structural top has no AcceleratorCore");
+  return impl_->accel->core();
+}
+
+bool ScSimulation::structural() const { return impl_->top != nullptr; }
 
 SimResult ScSimulation::run(const std::vector<hw::Command>& commands, DramModel& dram,
                             std::uint64_t watchdog_cycles) {
@@ -131,11 +167,12 @@ SimResult ScSimulation::run(const std::vector<hw::Command>& commands, DramModel&
     s.rst_n.write(false);
     sc_start(sc_time(2, SC_NS));
     s.rst_n.write(true);
-    s.accel.core().expect_runs(runs_total);
+    s.expect_runs(runs_total);
     s.monitor.done = false;
     s.monitor.armed = true;
     if (commands.empty()) {
       r.finished = true;
+      s.rst_n.write(false);
       return r;
     }
     // Run in slices so that progress can be watched without a per-cycle process.
@@ -144,26 +181,28 @@ SimResult ScSimulation::run(const std::vector<hw::Command>& commands, DramModel&
     const std::uint64_t slice = 4096;
     while (!s.monitor.done) {
       sc_start(sc_time(double(slice), SC_NS));
-      hw::AcceleratorCore& core = s.accel.core();
-      const std::uint32_t done_total = core.done_count(hw::Engine::LD) + core.done_count(hw::Engine::EX) +
-                                       core.done_count(hw::Engine::PS);
+      const std::uint32_t done_total = s.done_count(hw::Engine::LD) + s.done_count(hw::Engine::EX) +
+                                       s.done_count(hw::Engine::PS);
       if (done_total != last_done_total) {
         last_done_total = done_total;
-        last_progress_cycle = s.accel.cycle();
-      } else if (!s.monitor.done && s.accel.cycle() - last_progress_cycle > watchdog_cycles) {
+        last_progress_cycle = s.cycle();
+      } else if (!s.monitor.done && s.cycle() - last_progress_cycle > watchdog_cycles) {
         r.error = fmt::format("watchdog: no command completed for {} cycles (cycle {}, done ld={} ex={} ps={})",
-                              watchdog_cycles, s.accel.cycle(), core.done_count(hw::Engine::LD),
-                              core.done_count(hw::Engine::EX), core.done_count(hw::Engine::PS));
+                              watchdog_cycles, s.cycle(), s.done_count(hw::Engine::LD),
+                              s.done_count(hw::Engine::EX), s.done_count(hw::Engine::PS));
         break;
       }
     }
   } catch (const std::exception& e) {
     r.error = e.what();
   }
+  // Hold the top in reset until its next run: other ScSimulations of the process keep the clock
+  // going, and the DRAM model of this run is about to go away.
+  s.rst_n.write(false);
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.finished = s.monitor.done && r.error.empty();
-  r.cycles = s.monitor.done ? s.monitor.end_cycle : s.accel.cycle();
-  r.stats = s.accel.core().stats();
+  r.cycles = s.monitor.done ? s.monitor.end_cycle : s.cycle();
+  r.stats = s.stats();
   r.dram_stall = r.stats.dram_stall;
   r.tail = r.stats.tail;
   return r;

@@ -1,7 +1,8 @@
 // Runs command streams on the SystemC model of the accelerator: elaborates the Accelerator module
-// once per hardware configuration with its environment (the command queue and the shared DRAM
-// model behind the memory port), then runs one program after another, pausing the kernel at
-// the end of each (SystemC cannot elaborate twice in one process).
+// (or the structural top, ScSimOptions) once per hardware configuration with its environment (the
+// command queue and the shared DRAM model behind the memory port), then runs one program after
+// another, pausing the kernel at the end of each (SystemC cannot elaborate twice in one process).
+// Several ScSimulations may live in one process if all are constructed before the first run.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include "hw/common/command.h"
 #include "hw/common/hw_params.h"
 #include "hw/top/accelerator_core.h"
+#include "hw/top/structural_top.h"
 #include "sim/dram/dram_model.h"
 
 namespace flycol {
@@ -26,9 +28,20 @@ struct SimResult {
   std::string error;  // set when the run stopped on a protocol error or the watchdog
 };
 
+// Which SystemC view of the accelerator runs.
+struct ScSimOptions {
+  // false: the fast model (Accelerator, one clocked method over AcceleratorCore); true: the
+  // structural top (hw/top/structural_top.h), the block SC_MODULEs wired by signals.
+  bool structural = false;
+  // Structural top only: replaces blocks' SC modules by other views with the same ports (e.g.
+  // sim/rtlblocks' Verilated RTL adapters); must outlive the ScSimulation. nullptr: none.
+  hw::StructuralBlockViews* block_views = nullptr;
+  std::string name = "accelerator";  // instance name (unique per process)
+};
+
 class ScSimulation {
 public:
-  explicit ScSimulation(const hw::HwParams& p);
+  explicit ScSimulation(const hw::HwParams& p, const ScSimOptions& options = {});
   ~ScSimulation();
   ScSimulation(const ScSimulation&) = delete;
   ScSimulation& operator=(const ScSimulation&) = delete;
@@ -41,7 +54,9 @@ public:
   SimResult run(const std::vector<hw::Command>& commands, DramModel& dram,
                 std::uint64_t watchdog_cycles = 2'000'000);
 
+  // The fast model's core (std::logic_error for the structural top).
   hw::AcceleratorCore& core();
+  bool structural() const;
 
 private:
   struct Impl;
