@@ -20,6 +20,7 @@
 #include "sim/common/input_error.h"
 #include "sim/compiler/compiler.h"
 #include "sim/config/config.h"
+#include "sim/config/config_keys.h"
 #include "sim/golden/conv.h"
 #include "sim/scsim/layer_sim.h"
 #include "sim/workload/workload.h"
@@ -184,7 +185,7 @@ int sc_main(int argc, char* argv[]) {
     }
   }
   const Config cfg = load_config_by_name_or_path(a.config);
-  const hw::HwParams hwp = hw::HwParams::from(cfg);
+  const hw::HwParams hwp = hardware_params(cfg);
 
   ScSimOptions so;
   so.structural = true;
