@@ -7,8 +7,10 @@
 #include "sim/cli/commands.h"
 #include "sim/common/files.h"
 #include "sim/common/input_error.h"
+#include "sim/common/text.h"
 #include "sim/config/layer.h"
 #include "sim/report/json.h"
+#include "sim/rtlblocks/rtl_blocks.h"
 #include "sim/runner/models.h"
 #include "sim/runner/run_layer.h"
 
@@ -28,6 +30,8 @@ struct RunArgs {
   std::string order;
   std::string tiling = "heuristic";
   bool power = false;
+  bool structural = false;
+  std::string rtl_blocks;
 };
 
 int run_layer_command(const RunArgs& a) {
@@ -42,6 +46,11 @@ int run_layer_command(const RunArgs& a) {
   req.order = a.order;
   req.tiling = a.tiling;
   req.power = a.power;
+  req.structural = a.structural;
+  req.rtl_blocks = a.rtl_blocks;
+  if ((a.structural || !a.rtl_blocks.empty()) && a.model != "sc")
+    throw InputError(a.structural ? "--structural" : "--rtl-blocks", "",
+                     fmt::format("needs --model sc (the structural SystemC top), not {}", a.model));
   if (a.power && a.model != "rtl" && a.model != "both")
     throw InputError("--power", "", fmt::format("needs --model rtl or both (the proxy counts the RTL's toggles), not {}",
                                                 a.model));
@@ -78,6 +87,12 @@ Subcommand add_run(CLI::App& app) {
                   "candidates timed by the analytic model)")
       ->check(CLI::IsMember({"heuristic", "search"}))
       ->capture_default_str();
+  run->add_flag("--structural", a->structural,
+                "with --model sc: run the structural top (the block SystemC modules wired by signals, as the RTL top "
+                "wires the RTL) beside the fast model; cycles, outputs and statistics must be equal");
+  run->add_option("--rtl-blocks", a->rtl_blocks,
+                  "with --model sc: blocks whose Verilated RTL replaces their SystemC module in the structural top "
+                  "(implies --structural): a comma list of " + join(rtl_block_names(), ", ") + ", or all");
   run->add_flag("--power", a->power,
                 "with --model rtl or both: dynamic power proxy per block from the RTL's toggles and the synthesized "
                 "capacitance (synthesizes the configuration once, then cached; see docs/synth.md)");

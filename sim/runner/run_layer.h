@@ -22,6 +22,9 @@ struct RunRequest {
   std::string order;           // loop order for the compiler ("" = its default)
   std::string tiling = "heuristic";  // "heuristic" (the compiler's plan) or "search" (sim/compiler/search.h)
   bool power = false;          // --power (rtl, both): toggle-count power proxy (sim/power)
+  bool structural = false;     // --structural (sc): the structural SystemC top (hw/top/structural_top.h)
+  std::string rtl_blocks;      // --rtl-blocks (sc): blocks whose Verilated RTL replaces their SystemC
+                               // module in the structural top ("feeder,array", "all"); implies structural
 };
 
 struct RunOutcome {

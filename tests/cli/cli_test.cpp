@@ -111,6 +111,48 @@ TEST_CASE("run --tiling search runs the plan net would pick: bit-exact and no sl
   CHECK(bad.err.find("--tiling") != std::string::npos);
 }
 
+TEST_CASE("run --structural and --rtl-blocks: the structural top equals the fast model", "[cli]") {
+  const std::string layer = " --layer C=20,H=9,W=11,K=12,k=3,s=2,p=1 --config small --dram-seed 5 --check --report ";
+  const fs::path fast = scratch_dir() / "fast.json", st = scratch_dir() / "structural.json",
+                 rtl = scratch_dir() / "rtl_blocks.json";
+  const Result f = flycol("run" + layer + fast.string());
+  const Result s = flycol("run --structural" + layer + st.string());
+  INFO(f.out << f.err << s.out << s.err);
+  REQUIRE(f.code == 0);
+  REQUIRE(s.code == 0);
+  CHECK(s.out.find("structural top") != std::string::npos);
+  CHECK(s.out.find("equal to the fast model's") != std::string::npos);
+  const YAML::Node jf = YAML::LoadFile(fast.string()), js = YAML::LoadFile(st.string());
+  CHECK(jf["view"].as<std::string>() == "fast");
+  CHECK(js["view"].as<std::string>() == "structural");
+  CHECK(js["cycles"].as<long long>() == jf["cycles"].as<long long>());
+  CHECK(js["output"]["checksum"].as<std::string>() == jf["output"]["checksum"].as<std::string>());
+  CHECK(js["check"]["fast_model_cycles"].as<long long>() == jf["cycles"].as<long long>());
+  CHECK(js["check"]["same_as_fast_model"].as<bool>());
+  CHECK(js["rtl_blocks"].size() == 0);
+
+  const Result r = flycol("run --rtl-blocks feeder,psum_manager" + layer + rtl.string());
+  INFO(r.out << r.err);
+  if (r.err.find("FLYCOL_BUILD_RTL=OFF") != std::string::npos) {  // the sanitizer build
+    WARN("this build holds no block RTL: " << r.err);
+  } else {
+    REQUIRE(r.code == 0);
+    const YAML::Node jr = YAML::LoadFile(rtl.string());
+    CHECK(jr["view"].as<std::string>() == "structural");
+    CHECK(jr["rtl_blocks"].size() == 2);
+    CHECK(jr["cycles"].as<long long>() == jf["cycles"].as<long long>());
+    CHECK(jr["check"]["same_as_fast_model"].as<bool>());
+  }
+
+  const Result unknown = flycol("run --rtl-blocks feeder,nosuch --layer C=4,H=6,W=6,K=4,k=3 --config small");
+  CHECK(unknown.code == 2);
+  CHECK(unknown.err.find("nosuch") != std::string::npos);
+  CHECK(unknown.err.find("psum_manager") != std::string::npos);  // the known names are listed
+  const Result wrong_model = flycol("run --model analytic --structural --layer C=4,H=6,W=6,K=4,k=3");
+  CHECK(wrong_model.code == 2);
+  CHECK(wrong_model.err.find("--structural") != std::string::npos);
+}
+
 TEST_CASE("run --model sc --trace writes a VCD of the top-level signals", "[cli]") {
   const fs::path vcd = scratch_dir() / "run.vcd";
   fs::remove(vcd);
