@@ -36,16 +36,20 @@ function(flycol_library name)
   flycol_target_warnings(${name})
 endfunction()
 
-# flycol_catch_test(name LABELS ... SOURCES ... DEPS ... [SLOW]): a Catch2 test binary whose test
-# cases are registered one by one with CTest and carry the given labels. With SLOW, the hidden
-# test cases tagged [.slow] run as one more CTest test labelled `slow`.
+# flycol_catch_test(name LABELS ... SOURCES ... DEPS ... [SLOW] [PREFIX p]): a Catch2 test binary
+# whose test cases are registered one by one with CTest as "<name>:<test case>" (or "<p>:<test
+# case>": tests that moved to another binary keep their CTest names) and carry the given labels.
+# With SLOW, the hidden test cases tagged [.slow] run as one more CTest test labelled `slow`.
 function(flycol_catch_test name)
-  cmake_parse_arguments(ARG "SLOW" "" "SOURCES;DEPS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "SLOW" "PREFIX" "SOURCES;DEPS;LABELS" ${ARGN})
+  if(NOT ARG_PREFIX)
+    set(ARG_PREFIX ${name})
+  endif()
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE flycol_catch_main ${ARG_DEPS})
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR})
   flycol_target_warnings(${name})
-  catch_discover_tests(${name} TEST_PREFIX "${name}:" PROPERTIES LABELS "${ARG_LABELS}"
+  catch_discover_tests(${name} TEST_PREFIX "${ARG_PREFIX}:" PROPERTIES LABELS "${ARG_LABELS}"
                        DISCOVERY_TIMEOUT 60)
   add_dependencies(flycol_sanitized_tests ${name})
   if(ARG_SLOW)

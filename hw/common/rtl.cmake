@@ -17,14 +17,6 @@ function(flycol_verilated_cell lib top prefix)
   set_target_properties(${lib} PROPERTIES POSITION_INDEPENDENT_CODE ON)
 endfunction()
 
-# flycol_rtl_test_cfg(<tag> <yaml>): the configuration package of a test configuration file
-# (tb/configs/), as flycol_rtl_cfg_pkg (which now does all the work; kept for the blocks that
-# call it). Sets FLYCOL_CFG_PKG_<tag>.
-function(flycol_rtl_test_cfg tag yaml)
-  flycol_rtl_cfg_pkg(${tag} ${yaml})
-  set(FLYCOL_CFG_PKG_${tag} ${FLYCOL_CFG_PKG_${tag}} PARENT_SCOPE)
-endfunction()
-
 # flycol_rtl_tb_system_includes(<target>): Verilator's runtime headers as system headers for a
 # testbench compiled with flycol's warnings (verilated_types.h has an unused parameter, which
 # -Wextra -Werror rejects), as flycol_rtl_tb does. GCC ignores a -I also given with -isystem.

@@ -32,7 +32,4 @@ Subcommand add_synth(CLI::App& app);
 // --config: a file, or the name of a file in configs/; empty means the built-in default.
 Config resolve_config(const std::string& arg);
 
-// A subcommand that exists in the interface but not yet in this version: says so, exits 2.
-Subcommand not_built(CLI::App& app, const char* name, const char* help);
-
 }  // namespace flycol::cli

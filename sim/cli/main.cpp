@@ -1,27 +1,14 @@
 // The flycol command line: wires the subcommands (cmd_*.cpp) to CLI11 and turns their errors into
-// exit codes: 0 success, 1 a check failed, 2 bad input or an unbuilt feature.
-#include <memory>
-
+// exit codes: 0 success, 1 a check failed, 2 bad input.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "sim/cli/commands.h"
-#include "sim/common/input_error.h"
 
 namespace flycol::cli {
 
 Config resolve_config(const std::string& arg) {
   return arg.empty() ? default_config() : load_config_by_name_or_path(arg);
-}
-
-Subcommand not_built(CLI::App& app, const char* name, const char* help) {
-  CLI::App* sub = app.add_subcommand(name, help);
-  sub->allow_extras()->prefix_command();
-  const std::string n = name;
-  return {sub, [n] {
-            fmt::print(stderr, "flycol {}: not built yet in flycol {}\n", n, FLYCOL_VERSION);
-            return kExitBadInput;
-          }};
 }
 
 }  // namespace flycol::cli
@@ -42,10 +29,7 @@ int main(int argc, char** argv) {
   try {
     for (const auto& s : subs)
       if (s.app->parsed()) return s.action();
-  } catch (const flycol::InputError& e) {
-    fmt::print(stderr, "flycol: error: {}\n", e.what());
-    return kExitBadInput;
-  } catch (const std::exception& e) {
+  } catch (const std::exception& e) {  // InputError and the rest: the message says what went wrong
     fmt::print(stderr, "flycol: error: {}\n", e.what());
     return kExitBadInput;
   }

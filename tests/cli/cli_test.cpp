@@ -2,11 +2,15 @@
 // non-zero with a message naming the key, and reports appear whole or not at all.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
+#include <vector>
+
 #include <sys/wait.h>
 
 #include <yaml-cpp/yaml.h>
@@ -33,12 +37,16 @@ fs::path scratch_dir() {
   return d;
 }
 
-Result flycol(const std::string& args) {
+// Runs flycol with `args`; `env` ("NAME=value") is set for it alone.
+Result flycol_env(const std::string& env, const std::string& args) {
   const fs::path d = scratch_dir();
-  const std::string cmd = std::string(FLYCOL_BIN) + " " + args + " >" + (d / "out").string() + " 2>" + (d / "err").string();
+  const std::string cmd = (env.empty() ? "" : "env " + env + " ") + std::string(FLYCOL_BIN) + " " + args + " >" +
+                          (d / "out").string() + " 2>" + (d / "err").string();
   const int status = std::system(cmd.c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(d / "out"), slurp(d / "err")};
 }
+
+Result flycol(const std::string& args) { return flycol_env("", args); }
 
 }  // namespace
 
@@ -222,4 +230,83 @@ TEST_CASE("synth rejects an unknown configuration before running Yosys; list wor
   CHECK(l.code == 0);
   CHECK(l.out.find("fornt16") != std::string::npos);
   CHECK(l.out.find("golden") != std::string::npos);
+}
+
+namespace {
+
+// `flycol list` output by section ("configurations", "networks", ...): the indented lines under
+// each unindented header, and the first word of each.
+std::map<std::string, std::vector<std::string>> list_sections(const std::string& out) {
+  std::map<std::string, std::vector<std::string>> s;
+  std::string current;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty()) continue;
+    if (line[0] != ' ') {
+      current = line.substr(0, line.find_first_of(" :"));
+      s[current];
+    } else {
+      s[current].push_back(line);
+    }
+  }
+  return s;
+}
+
+std::vector<std::string> first_words(const std::vector<std::string>& lines) {
+  std::vector<std::string> w;
+  for (const auto& l : lines) {
+    std::istringstream in(l);
+    std::string first;
+    in >> first;
+    w.push_back(first);
+  }
+  return w;
+}
+
+// The *.yaml file names (without .yaml) of a directory of the source tree, sorted.
+std::vector<std::string> yaml_stems(const fs::path& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".yaml") out.push_back(e.path().stem().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("list shows every configuration once, the networks and the sweeps it finds", "[cli]") {
+  const Result r = flycol("list");
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("INVALID") == std::string::npos);
+  const auto s = list_sections(r.out);
+  const fs::path configs = fs::path(FLYCOL_TEST_SOURCE_DIR) / "configs";
+  // Each file of configs/ on exactly one line, nothing else; the built-in default marked once.
+  std::vector<std::string> names = first_words(s.at("configurations"));
+  std::sort(names.begin(), names.end());
+  CHECK(names == yaml_stems(configs));
+  CHECK(std::count_if(s.at("configurations").begin(), s.at("configurations").end(), [](const std::string& l) {
+          return l.find("built-in default") != std::string::npos;
+        }) == 1);
+  CHECK(first_words(s.at("networks")) == yaml_stems(configs / "networks"));
+  CHECK(first_words(s.at("sweeps")) == yaml_stems(configs / "sweeps"));
+  for (const char* section : {"models", "arithmetic"}) CHECK(s.count(section) == 1);
+}
+
+TEST_CASE("list without the built-in default's file shows the built-in once and says what it lacks", "[cli]") {
+  const fs::path d = scratch_dir() / "list_configs";
+  fs::remove_all(d);
+  fs::create_directories(d / "networks");
+  std::ofstream(d / "tiny.yaml") << "name: tiny\n";
+  std::ofstream(d / "broken.yaml") << "array:\n  rows: 0\n";
+  const Result r = flycol_env("FLYCOL_CONFIG_DIR=" + d.string(), "list");
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  const auto s = list_sections(r.out);
+  CHECK(first_words(s.at("configurations")) == std::vector<std::string>{"fornt16", "broken", "tiny"});
+  CHECK(s.at("configurations")[0].find("built-in default") != std::string::npos);
+  CHECK(s.at("configurations")[1].find("INVALID") != std::string::npos);
+  CHECK(s.at("configurations")[1].find("array.rows") != std::string::npos);
+  CHECK(first_words(s.at("networks")) == std::vector<std::string>{"none"});
+  CHECK(first_words(s.at("sweeps")) == std::vector<std::string>{"none"});
 }

@@ -1,6 +1,6 @@
-// Unit tests of the power proxy: the VCD toggle counter (toggles, changes, ones, any split of the
-// stream) and the proxy's placement of signals and its arithmetic on a hand-made synthesis report,
-// with every expected figure worked out in the comments.
+// Unit tests of the power proxy (sim/power): the VCD toggle counter (toggles, changes, ones, any
+// split of the stream) and the proxy's placement of signals and its arithmetic on a hand-made
+// synthesis report, with every expected figure worked out in the comments.
 #include <string>
 
 #include <catch2/catch.hpp>
