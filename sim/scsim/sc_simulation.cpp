@@ -9,6 +9,7 @@
 
 #include "hw/common/protocol_error.h"
 #include "hw/top/accelerator.h"
+#include "hw/top/structural_top.h"
 
 namespace flycol {
 namespace {

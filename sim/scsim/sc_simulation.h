@@ -13,10 +13,14 @@
 #include "hw/common/command.h"
 #include "hw/common/hw_params.h"
 #include "hw/top/accelerator_core.h"
-#include "hw/top/structural_top.h"
 #include "sim/dram/dram_model.h"
 
 namespace flycol {
+
+namespace hw {
+class StructuralBlockViews;  // hw/top/structural_top.h: kept out of this header, which must not
+                             // bring SystemC to the libraries that only read SimResult
+}
 
 struct SimResult {
   bool finished = false;       // every command completed before the watchdog

@@ -10,6 +10,7 @@
 #include "hw/common/hw_params.h"
 #include "sim/compiler/compiler.h"
 #include "sim/config/config.h"
+#include "sim/config/config_keys.h"
 #include "sim/config/layer.h"
 #include "sim/golden/conv.h"
 #include "sim/scsim/layer_sim.h"
@@ -27,7 +28,7 @@ const Config& small_config() {
 
 // SystemC elaborates once per process: every test case shares this model.
 ScSimulation& sc_model() {
-  static ScSimulation sim(hw::HwParams::from(small_config()));
+  static ScSimulation sim(hardware_params(small_config()));
   return sim;
 }
 

@@ -18,7 +18,7 @@ namespace {
 
 Layer layer_of(const char* spec) { return parse_layer_argument(spec); }
 
-// binary16 decoded from its fields, for the range check: independent of sim/numerics.
+// binary16 decoded from its fields, for the range check: independent of base/numerics.
 double half_value(ElemBits b) {
   const int sign = b >> 15, exp = (b >> 10) & 0x1F, frac = b & 0x3FF;
   REQUIRE(exp != 0x1F);  // no Inf or NaN
