@@ -131,7 +131,7 @@ TEST_CASE("run --structural and --rtl-blocks: the structural top equals the fast
   CHECK(s.out.find("structural top") != std::string::npos);
   CHECK(s.out.find("equal to the fast model's") != std::string::npos);
   const YAML::Node jf = YAML::LoadFile(fast.string()), js = YAML::LoadFile(st.string());
-  CHECK(jf["view"].as<std::string>() == "fast");
+  CHECK(!jf["view"].IsDefined());  // the fast model's report is unchanged
   CHECK(js["view"].as<std::string>() == "structural");
   CHECK(js["cycles"].as<long long>() == jf["cycles"].as<long long>());
   CHECK(js["output"]["checksum"].as<std::string>() == jf["output"]["checksum"].as<std::string>());
