@@ -33,12 +33,7 @@ RunOutcome run_analytic(const RunRequest& req) {
   Json& j = r.report;
   j = Json::object();
   j["model"] = "analytic";
-  j["layer"] = layer_json(L);
-  j["config"] = config_json(cfg);
-  j["seed"] = req.seed;
-  j["plan"] = prog.plan.describe();
-  j["tiling"] = req.tiling;
-  j["commands"] = std::uint64_t(prog.commands.size());
+  write_run_header(j, req, prog);
   write_stats_json(j, st);
   j["macs"] = L.macs();
   j["output"]["shape"] = Json::Array{L.n, L.k, L.ho(), L.wo()};

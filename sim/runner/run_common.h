@@ -28,5 +28,8 @@ DramTiming timing_for(const RunRequest& req);
 // plan timed by the analytic model at the configuration's DRAM rate). Throws InputError for an
 // unknown tiling, for --order with search (the search chooses the order), or a layer that cannot run.
 Program compile_request(const RunRequest& req);
+// The keys every cycle model's report opens with, after `model`: layer, config, seed, plan,
+// tiling, commands.
+void write_run_header(Json& j, const RunRequest& req, const Program& prog);
 
 }  // namespace flycol

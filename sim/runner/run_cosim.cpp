@@ -88,12 +88,7 @@ RunOutcome run_cosim(const RunRequest& req, bool both) {
   Json& j = r.report;
   j = Json::object();
   j["model"] = both ? "both" : "rtl";
-  j["layer"] = layer_json(L);
-  j["config"] = config_json(cfg);
-  j["seed"] = req.seed;
-  j["plan"] = prog.plan.describe();
-  j["tiling"] = req.tiling;
-  j["commands"] = std::uint64_t(prog.commands.size());
+  write_run_header(j, req, prog);
   write_stats_json(j, st);
   if (both) j["cycles_sc"] = cr.sc.cycles;
   j["cycles_rtl"] = cr.rtl.cycles;

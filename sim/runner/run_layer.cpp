@@ -66,6 +66,15 @@ DramTiming timing_for(const RunRequest& req) {
   return t;
 }
 
+void write_run_header(Json& j, const RunRequest& req, const Program& prog) {
+  j["layer"] = layer_json(req.layer);
+  j["config"] = config_json(req.config);
+  j["seed"] = req.seed;
+  j["plan"] = prog.plan.describe();
+  j["tiling"] = req.tiling;
+  j["commands"] = std::uint64_t(prog.commands.size());
+}
+
 Program compile_request(const RunRequest& req) {
   if (req.tiling == "heuristic") {
     CompileOptions copt;

@@ -80,12 +80,7 @@ RunOutcome run_sc(const RunRequest& req) {
     for (const auto& b : rtl_blocks) names.push_back(b);
     j["rtl_blocks"] = names;
   }
-  j["layer"] = layer_json(L);
-  j["config"] = config_json(cfg);
-  j["seed"] = req.seed;
-  j["plan"] = prog.plan.describe();
-  j["tiling"] = req.tiling;
-  j["commands"] = std::uint64_t(prog.commands.size());
+  write_run_header(j, req, prog);
   write_stats_json(j, st);
   j["macs"] = L.macs();
   j["output"]["shape"] = Json::Array{L.n, L.k, L.ho(), L.wo()};
