@@ -7,7 +7,7 @@
 // `logic [N-1:0][W-1:0]`), in the ports and inside: Yosys 0.23 does not parse multi-dimensional
 // packed declarations, and silently shrinks a packed array of a typedef'd element to one element.
 module array #(
-  parameter flycol_cfg_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
+  parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   localparam int unsigned Rows = Cfg.rows,
   localparam int unsigned Cols = Cfg.cols,
   localparam int unsigned ElemBits = Cfg.elem_bits,

@@ -57,6 +57,24 @@ package flycol_pkg;
   localparam int unsigned CfgPsumDepthMax = 1073741824;
   /* verilator lint_on UNUSEDPARAM */
 
+  // The configuration every module takes as its parameter Cfg (its values: flycol_cfg_pkg).
+  typedef struct packed {
+    logic [31:0] rows;  // array.rows: PE rows, output pixels along x
+    logic [31:0] cols;  // array.cols: PE columns, output channels
+    logic [31:0] arith;  // arithmetic: 0 fp16, 1 int8, 2 int16
+    logic [31:0] zero_gating;  // pe.zero_gating: 1 = a zero operand skips the MAC
+    logic [31:0] elem_bits;  // operand width (from arithmetic)
+    logic [31:0] acc_bits;  // accumulator width (from arithmetic)
+    logic [31:0] bus_elems;  // B: ifmap SRAM word in elements (sram.ifmap.word_bits / elem_bits)
+    logic [31:0] log2_bus;  // log2(B)
+    logic [31:0] pattern_bits;  // feeder.pattern_bits
+    logic [31:0] m;  // feeder.intermediate_regs
+    logic [31:0] lane_fifo_depth;  // feeder.fifo_depth, in groups of m
+    logic [31:0] ifmap_depth;  // ifmap SRAM words per buffer (kbytes, word_bits)
+    logic [31:0] weight_depth;  // weight SRAM words per buffer (kbytes, word_bits)
+    logic [31:0] psum_depth;  // psum SRAM words per buffer (kbytes, word_bits)
+  } cfg_t;
+
   typedef struct packed {
     logic [2:0] op;  // opcode_e
     logic [31:0] wait_ld;  // start when ld_done >= wait_ld

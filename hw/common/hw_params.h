@@ -57,7 +57,7 @@ struct HwParams {
 // wider than what a configuration file allows (sim/config/config_keys.h).
 struct HwParamField {
   const char* name;  // HwParams member
-  const char* rtl;   // field of flycol_cfg_pkg::cfg_t, nullptr when the RTL takes it otherwise
+  const char* rtl;   // field of flycol_pkg::cfg_t, nullptr when the RTL takes it otherwise
   const char* doc;   // where it comes from and what it means
   std::int64_t min, max;
   std::int64_t (*get)(const HwParams&);

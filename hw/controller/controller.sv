@@ -4,7 +4,7 @@
 module controller #(
   /* verilator lint_off UNUSEDPARAM */
   // Every block takes the configuration; no field of it changes the controller (as in the core).
-  parameter flycol_cfg_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
+  parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   /* verilator lint_on UNUSEDPARAM */
   // Widths of the command format, taken from command_t (not overridable). Yosys 0.23 gets $bits()
   // of a member of a *signal* wrong (it returns the whole struct), but not of a constant's member.

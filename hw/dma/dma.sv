@@ -2,7 +2,7 @@
 // memory port, RTL twin of the SC_MODULE hw::Dma (hw/dma/dma.h) with its port names, plus the SRAM
 // ports of the six buffers the engines reach. The accelerator top can use it or its three parts.
 module dma #(
-  parameter flycol_cfg_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
+  parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   // Derived: element and accumulator bits, SRAM words in elements, address bits.
   localparam int unsigned ElemBits = Cfg.elem_bits,
   localparam int unsigned AccBits = Cfg.acc_bits,

@@ -2,7 +2,7 @@
 // (hw/dma/load_engine.{h,cpp}): runs LOAD_IFMAP into an ifmap buffer and LOAD_WEIGHTS into a
 // weight buffer, one command at a time, on its copy of the load path (stream_loader).
 module load_engine #(
-  parameter flycol_cfg_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
+  parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   // Derived: element bits, ifmap word (B) and weight word (COLS) in elements, address bits.
   localparam int unsigned ElemBits = Cfg.elem_bits,
   localparam int unsigned Bus = Cfg.bus_elems,

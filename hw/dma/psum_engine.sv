@@ -2,7 +2,7 @@
 // (hw/dma/psum_engine.{h,cpp}): LOAD_PSUMS through its copy of the load path with accumulator-wide
 // elements, STORE_PSUMS through the store path, one command at a time, on the psum buffers.
 module psum_engine #(
-  parameter flycol_cfg_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
+  parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   // Derived: accumulator bits, psum word (ROWS) in elements, address bits.
   localparam int unsigned AccBits = Cfg.acc_bits,
   localparam int unsigned Rows = Cfg.rows,

@@ -3,7 +3,7 @@
 // elements from the selection stage's word with the shifted kernel pattern, gathers them in M-1
 // intermediate registers, pushes groups of up to M into its FIFO and serves them one at a time.
 module feed_lane #(
-  parameter flycol_cfg_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
+  parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   localparam int unsigned B = Cfg.bus_elems,
   localparam int unsigned PB = Cfg.pattern_bits,
   localparam int unsigned Eb = Cfg.elem_bits,

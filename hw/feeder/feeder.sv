@@ -2,7 +2,7 @@
 // hw::FeederCore (feeder_core.h/.cpp), register for register and cycle for cycle. The index
 // counters read every interest-region word once; ROWS feed lanes pick their elements from it.
 module feeder #(
-  parameter flycol_cfg_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
+  parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   localparam int unsigned Rows = Cfg.rows,
   localparam int unsigned B = Cfg.bus_elems,
   localparam int unsigned Eb = Cfg.elem_bits,

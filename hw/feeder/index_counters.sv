@@ -2,7 +2,7 @@
 // twin of hw::IndexCounters (index_counters.h/.cpp), register for register. Five counters (j, ky,
 // c, cx, cy) and the group repeat g walk a RUN's interest regions; one SRAM read per issued cycle.
 module index_counters #(
-  parameter flycol_cfg_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
+  parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   localparam int unsigned Log2B = Cfg.log2_bus,
   localparam int unsigned PB = Cfg.pattern_bits,
   localparam int unsigned AddrBits = (Cfg.ifmap_depth > 1) ? $clog2(Cfg.ifmap_depth) : 1,

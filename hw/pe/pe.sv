@@ -2,7 +2,7 @@
 // (hw/pe/pe_core.h): accumulator, reserve register (one link of the row's preload/result chain),
 // pass-through registers of the systolic links, zero gating, and the arithmetic chosen by Cfg.arith.
 module pe #(
-  parameter flycol_cfg_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
+  parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   localparam int unsigned ElemBits = Cfg.elem_bits,  // EW: 16 (fp16, int16) or 8 (int8)
   localparam int unsigned AccBits = Cfg.acc_bits     // AW: 16 (fp16) or 32 (int)
 ) (

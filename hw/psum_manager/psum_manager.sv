@@ -2,7 +2,7 @@
 // belong to the array): preload queue filled from the psum SRAM and its claims, result queue, and
 // the single psum SRAM port where result writes win. The RTL twin of PsumManagerCore, register for register.
 module psum_manager #(
-  parameter flycol_cfg_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
+  parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   // Derived widths (not overridable); RUN field widths from command_t (see controller.sv).
   localparam flycol_pkg::command_t CmdShape = '0,
   localparam int unsigned CountBits = $bits(CmdShape.run_n_kg),

@@ -2,7 +2,7 @@
 // token of each cycle (FILL, SWAP0, MAC steps, last step of a context), the window rules and the
 // cycle class. The RTL twin of SequencerCore (hw/sequencer/sequencer_core.*), register for register.
 module sequencer #(
-  parameter flycol_cfg_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
+  parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   // Derived widths (not overridable). RUN field widths come from command_t; see controller.sv for
   // why through a constant.
   localparam flycol_pkg::command_t CmdShape = '0,

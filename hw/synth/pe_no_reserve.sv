@@ -2,7 +2,7 @@
 // unused), synthesized only by `flycol synth` (sim/synth): the PE's area minus this one's is what
 // the reserve registers cost. Not part of the design; not registered with flycol_rtl_sources().
 module pe_no_reserve #(
-  parameter flycol_cfg_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
+  parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   localparam int unsigned ElemBits = Cfg.elem_bits,
   localparam int unsigned AccBits = Cfg.acc_bits
 ) (

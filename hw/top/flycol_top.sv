@@ -3,7 +3,7 @@
 // engine (sequencer, data feeder, weight fetcher, PE array, partial-sums manager) and six SRAM
 // banks, two buffers each of ifmap, weights and psums.
 module flycol_top #(
-  parameter flycol_cfg_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
+  parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   localparam int unsigned Rows = Cfg.rows,
   localparam int unsigned Cols = Cfg.cols,
   localparam int unsigned ElemBits = Cfg.elem_bits,

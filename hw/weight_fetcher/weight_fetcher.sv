@@ -2,7 +2,7 @@
 // weight SRAM in MAC-step order into the weight FIFO, one read per cycle while the FIFO and the
 // read in flight leave room. The RTL twin of WeightFetcherCore (hw/weight_fetcher/), register for register.
 module weight_fetcher #(
-  parameter flycol_cfg_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
+  parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   // Derived widths (not overridable); RUN field widths from command_t (see controller.sv).
   localparam flycol_pkg::command_t CmdShape = '0,
   localparam int unsigned CountBits = $bits(CmdShape.run_n_kg),

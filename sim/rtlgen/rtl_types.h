@@ -1,7 +1,7 @@
 // The types shared by the C++ models and the RTL, defined once as field tables: the generated
-// SystemVerilog packages (flycol_pkg.sv: command format; flycol_cfg_pkg.sv: one configuration
-// as a typed parameter struct) and the bit packing of commands for the Verilated model both come
-// from these tables, so no field or width is typed twice.
+// SystemVerilog packages (flycol_pkg.sv: command format and the configuration type cfg_t;
+// flycol_cfg_pkg.sv: one configuration's values) and the bit packing of commands for the
+// Verilated model both come from these tables, so no field or width is typed twice.
 #pragma once
 
 #include <cstdint>
@@ -37,7 +37,7 @@ inline std::vector<std::uint32_t> pack_command(const hw::Command& c) { return pa
 // hw/common/flycol_pkg.sv: opcodes, command_t and the constants of the command format. The file
 // in the repository is this output (a unit test keeps them equal).
 std::string generate_flycol_pkg();
-// flycol_cfg_pkg.sv: cfg_t and the configuration `Cfg` every module takes as its parameter.
+// flycol_cfg_pkg.sv: the configuration `Cfg` (of type flycol_pkg::cfg_t) every module takes as its parameter.
 std::string generate_cfg_pkg(const Config& c);
 
 }  // namespace flycol::rtl

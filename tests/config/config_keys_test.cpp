@@ -26,6 +26,14 @@ namespace {
 
 using namespace flycol;
 
+// The values of a generated configuration package, in order (its 32'd<n> literals).
+std::vector<std::uint64_t> sized_values(const std::string& pkg) {
+  std::vector<std::uint64_t> out;
+  for (std::size_t at = pkg.find("32'd"); at != std::string::npos; at = pkg.find("32'd", at + 4))
+    out.push_back(std::stoull(pkg.substr(at + 4)));
+  return out;
+}
+
 // The rules between keys (docs/configuration.md, "Rules between keys") restored after one key
 // changed: the weight and psum word widths follow the array, or the array follows them when it
 // is one of them that changed.
@@ -170,10 +178,18 @@ TEST_CASE("every configuration key is plumbed from YAML to the RTL package, the 
         CHECK(f->get(hardware_params(*changed)) == hw_number(k, alt));
         CHECK(f->get(hardware_params(dflt)) == hw_number(k, d));
         if (f->rtl != nullptr) {
+          // flycol_pkg's cfg_t has the field; the configuration package gives its value at the
+          // field's place in the concatenation, and names it in the field list.
+          CHECK(rtl::generate_flycol_pkg().find(fmt::format("logic [31:0] {};", f->rtl)) != std::string::npos);
           const std::string pkg = rtl::generate_cfg_pkg(*changed);
-          CHECK(pkg.find(fmt::format("32'd{}", hw_number(k, alt))) != std::string::npos);
-          CHECK(pkg.find(fmt::format("logic [31:0] {};", f->rtl)) != std::string::npos);
-          CHECK(pkg.find(fmt::format("// {}\n", f->rtl)) != std::string::npos);
+          const std::vector<std::uint64_t> values = sized_values(pkg);
+          std::size_t place = 0;
+          while (place < rtl::config_fields().size() && rtl::config_fields()[place].name != f->rtl) ++place;
+          REQUIRE(place < values.size());
+          CHECK(values[place] == std::uint64_t(hw_number(k, alt)));
+          const bool listed = pkg.find(fmt::format(" {},", f->rtl)) != std::string::npos ||
+                              pkg.find(fmt::format(" {}\n", f->rtl)) != std::string::npos;
+          CHECK(listed);
         }
       }
     }
