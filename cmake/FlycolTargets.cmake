@@ -48,6 +48,8 @@ function(flycol_catch_test name)
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE flycol_catch_main ${ARG_DEPS})
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR})
+  # tests/common/test_util.h: repo_path() reads files of the source tree.
+  target_compile_definitions(${name} PRIVATE FLYCOL_TEST_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   flycol_target_warnings(${name})
   catch_discover_tests(${name} TEST_PREFIX "${ARG_PREFIX}:" PROPERTIES LABELS "${ARG_LABELS}"
                        DISCOVERY_TIMEOUT 60)

@@ -15,7 +15,10 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "tests/common/test_util.h"
+
 namespace fs = std::filesystem;
+using flycol::test::slurp;
 
 namespace {
 
@@ -23,13 +26,6 @@ struct Result {
   int code;
   std::string out, err;
 };
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 fs::path scratch_dir() {
   fs::path d = fs::temp_directory_path() / ("flycol_cli_test_" + std::to_string(::getpid()));
@@ -46,7 +42,7 @@ Result flycol_env(const std::string& env, const std::string& args) {
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(d / "out"), slurp(d / "err")};
 }
 
-Result flycol(const std::string& args) { return flycol_env("", args); }
+Result run_flycol(const std::string& args) { return flycol_env("", args); }
 
 }  // namespace
 
@@ -54,7 +50,7 @@ TEST_CASE("run --model golden works for strided, dilated, padded and non-square 
   for (const char* spec : {"C=3,H=17,W=23,K=5,k=3,s=2,p=1", "C=4,H=20,W=20,K=3,k=3,d=4,p=4",
                            "C=2,H=9,W=31,K=7,ky=2,kx=5,sy=1,sx=3,pt=0,pb=1,pl=2,pr=0",
                            "N=2,C=5,H=8,W=16,K=4,ky=1,kx=7,dy=1,dx=2,p=0"}) {
-    const Result r = flycol(std::string("run --model golden --layer ") + spec);
+    const Result r = run_flycol(std::string("run --model golden --layer ") + spec);
     INFO(spec << "\n" << r.out << r.err);
     CHECK(r.code == 0);
     CHECK(r.out.find("MACs") != std::string::npos);
@@ -64,7 +60,7 @@ TEST_CASE("run --model golden works for strided, dilated, padded and non-square 
 
 TEST_CASE("run writes a JSON report with the documented keys", "[cli]") {
   const fs::path rep = scratch_dir() / "sub" / "report.json";
-  const Result r = flycol("run --model golden --layer C=3,H=8,W=8,K=2,k=3,p=1 --seed 4 --report " + rep.string());
+  const Result r = run_flycol("run --model golden --layer C=3,H=8,W=8,K=2,k=3,p=1 --seed 4 --report " + rep.string());
   REQUIRE(r.code == 0);
   const YAML::Node j = YAML::LoadFile(rep.string());
   for (const char* key : {"model", "layer", "config", "macs", "check"}) CHECK(j[key].IsDefined());
@@ -74,7 +70,7 @@ TEST_CASE("run writes a JSON report with the documented keys", "[cli]") {
 
 TEST_CASE("run --model sc is the default, checks against golden and reports cycles and traffic", "[cli]") {
   const fs::path rep = scratch_dir() / "sc.json";
-  const Result r = flycol("run --layer C=20,H=9,W=21,K=18,ky=3,kx=2,s=2,dy=2,dx=1,p=1 --check --report " + rep.string());
+  const Result r = run_flycol("run --layer C=20,H=9,W=21,K=18,ky=3,kx=2,s=2,dy=2,dx=1,p=1 --check --report " + rep.string());
   INFO(r.out << r.err);
   REQUIRE(r.code == 0);
   CHECK(r.out.find("bit-exact with the golden model") != std::string::npos);
@@ -96,8 +92,8 @@ TEST_CASE("run --tiling search runs the plan net would pick: bit-exact and no sl
   // A dilated layer: the heuristic tiling stalls on DRAM here, the search finds a better plan.
   const std::string layer = "--layer C=48,H=30,W=30,K=40,k=3,d=4,p=4 --check --report ";
   const fs::path heur = scratch_dir() / "heuristic.json", search = scratch_dir() / "search.json";
-  const Result h = flycol("run " + layer + heur.string());
-  const Result s = flycol("run --tiling search " + layer + search.string());
+  const Result h = run_flycol("run " + layer + heur.string());
+  const Result s = run_flycol("run --tiling search " + layer + search.string());
   INFO(h.out << h.err << s.out << s.err);
   REQUIRE(h.code == 0);
   REQUIRE(s.code == 0);
@@ -111,10 +107,10 @@ TEST_CASE("run --tiling search runs the plan net would pick: bit-exact and no sl
   // which is within 0.2 % of the SystemC cycles.
   CHECK(js["cycles"].as<double>() <= jh["cycles"].as<double>() * 1.002);
 
-  const Result both = flycol("run --tiling search --order spill --layer C=4,H=6,W=6,K=4,k=3");
+  const Result both = run_flycol("run --tiling search --order spill --layer C=4,H=6,W=6,K=4,k=3");
   CHECK(both.code == 2);
   CHECK(both.err.find("--order") != std::string::npos);
-  const Result bad = flycol("run --tiling best --layer C=4,H=6,W=6,K=4,k=3");
+  const Result bad = run_flycol("run --tiling best --layer C=4,H=6,W=6,K=4,k=3");
   CHECK(bad.code != 0);
   CHECK(bad.err.find("--tiling") != std::string::npos);
 }
@@ -123,8 +119,8 @@ TEST_CASE("run --structural and --rtl-blocks: the structural top equals the fast
   const std::string layer = " --layer C=20,H=9,W=11,K=12,k=3,s=2,p=1 --config small --dram-seed 5 --check --report ";
   const fs::path fast = scratch_dir() / "fast.json", st = scratch_dir() / "structural.json",
                  rtl = scratch_dir() / "rtl_blocks.json";
-  const Result f = flycol("run" + layer + fast.string());
-  const Result s = flycol("run --structural" + layer + st.string());
+  const Result f = run_flycol("run" + layer + fast.string());
+  const Result s = run_flycol("run --structural" + layer + st.string());
   INFO(f.out << f.err << s.out << s.err);
   REQUIRE(f.code == 0);
   REQUIRE(s.code == 0);
@@ -139,7 +135,7 @@ TEST_CASE("run --structural and --rtl-blocks: the structural top equals the fast
   CHECK(js["check"]["same_as_fast_model"].as<bool>());
   CHECK(js["rtl_blocks"].size() == 0);
 
-  const Result r = flycol("run --rtl-blocks feeder,psum_manager" + layer + rtl.string());
+  const Result r = run_flycol("run --rtl-blocks feeder,psum_manager" + layer + rtl.string());
   INFO(r.out << r.err);
   if (r.err.find("FLYCOL_BUILD_RTL=OFF") != std::string::npos) {  // the sanitizer build
     WARN("this build holds no block RTL: " << r.err);
@@ -152,11 +148,11 @@ TEST_CASE("run --structural and --rtl-blocks: the structural top equals the fast
     CHECK(jr["check"]["same_as_fast_model"].as<bool>());
   }
 
-  const Result unknown = flycol("run --rtl-blocks feeder,nosuch --layer C=4,H=6,W=6,K=4,k=3 --config small");
+  const Result unknown = run_flycol("run --rtl-blocks feeder,nosuch --layer C=4,H=6,W=6,K=4,k=3 --config small");
   CHECK(unknown.code == 2);
   CHECK(unknown.err.find("nosuch") != std::string::npos);
   CHECK(unknown.err.find("psum_manager") != std::string::npos);  // the known names are listed
-  const Result wrong_model = flycol("run --model analytic --structural --layer C=4,H=6,W=6,K=4,k=3");
+  const Result wrong_model = run_flycol("run --model analytic --structural --layer C=4,H=6,W=6,K=4,k=3");
   CHECK(wrong_model.code == 2);
   CHECK(wrong_model.err.find("--structural") != std::string::npos);
 }
@@ -164,7 +160,7 @@ TEST_CASE("run --structural and --rtl-blocks: the structural top equals the fast
 TEST_CASE("run --model sc --trace writes a VCD of the top-level signals", "[cli]") {
   const fs::path vcd = scratch_dir() / "run.vcd";
   fs::remove(vcd);
-  const Result r = flycol("run --layer C=4,H=6,W=6,K=4,k=3,p=1 --trace " + vcd.string());
+  const Result r = run_flycol("run --layer C=4,H=6,W=6,K=4,k=3,p=1 --trace " + vcd.string());
   REQUIRE(r.code == 0);
   const std::string text = slurp(vcd);
   CHECK(text.find("$var") != std::string::npos);
@@ -173,14 +169,14 @@ TEST_CASE("run --model sc --trace writes a VCD of the top-level signals", "[cli]
 }
 
 TEST_CASE("a layer the configuration cannot run is rejected naming the key", "[cli]") {
-  const Result r = flycol("run --layer C=4,H=8,W=100,K=4,ky=1,kx=3,dy=1,dx=40 --check");
+  const Result r = run_flycol("run --layer C=4,H=8,W=100,K=4,ky=1,kx=3,dy=1,dx=40 --check");
   CHECK(r.code == 2);
   CHECK(r.err.find("feeder.pattern_bits") != std::string::npos);
 }
 
 TEST_CASE("the same seed gives the same checksum, another seed a different one", "[cli]") {
   auto sum = [](const std::string& seed) {
-    const Result r = flycol("run --layer C=4,H=10,W=10,K=4,k=3 --seed " + seed);
+    const Result r = run_flycol("run --layer C=4,H=10,W=10,K=4,k=3 --seed " + seed);
     const auto pos = r.out.find("checksum");
     return r.out.substr(pos, 40);
   };
@@ -192,24 +188,24 @@ TEST_CASE("bad input exits non-zero and names the key", "[cli]") {
   const fs::path d = scratch_dir();
   {
     std::ofstream(d / "bad.yaml") << "array:\n  rows: 0\n";
-    const Result r = flycol("run --config " + (d / "bad.yaml").string());
+    const Result r = run_flycol("run --config " + (d / "bad.yaml").string());
     CHECK(r.code == 2);
     CHECK(r.err.find("array.rows") != std::string::npos);
     CHECK(r.err.find("bad.yaml") != std::string::npos);
   }
   {
-    const Result r = flycol("run --layer C=3,H=8,W=8,K=2,k=3,d=0");
+    const Result r = run_flycol("run --layer C=3,H=8,W=8,K=2,k=3,d=0");
     CHECK(r.code == 2);
     CHECK(r.err.find("'d'") != std::string::npos);
     CHECK(r.err.find("--layer") != std::string::npos);
   }
   {
-    const Result r = flycol("run --model nosuch");
+    const Result r = run_flycol("run --model nosuch");
     CHECK(r.code == 2);
     CHECK(r.err.find("nosuch") != std::string::npos);
   }
   {
-    const Result r = flycol("run --no-such-option");
+    const Result r = run_flycol("run --no-such-option");
     CHECK(r.code == 2);
   }
 }
@@ -217,16 +213,16 @@ TEST_CASE("bad input exits non-zero and names the key", "[cli]") {
 TEST_CASE("a failed run leaves no report behind", "[cli]") {
   const fs::path rep = scratch_dir() / "never.json";
   fs::remove(rep);
-  const Result r = flycol("run --layer C=3,H=2,W=2,K=2,k=5 --report " + rep.string());
+  const Result r = run_flycol("run --layer C=3,H=2,W=2,K=2,k=5 --report " + rep.string());
   CHECK(r.code == 2);
   CHECK_FALSE(fs::exists(rep));
 }
 
 TEST_CASE("synth rejects an unknown configuration before running Yosys; list works", "[cli]") {
-  const Result r = flycol("synth --config no_such_config_xyz");
+  const Result r = run_flycol("synth --config no_such_config_xyz");
   CHECK(r.code == 2);
   CHECK(r.err.find("no_such_config_xyz") != std::string::npos);
-  const Result l = flycol("list");
+  const Result l = run_flycol("list");
   CHECK(l.code == 0);
   CHECK(l.out.find("fornt16") != std::string::npos);
   CHECK(l.out.find("golden") != std::string::npos);
@@ -275,7 +271,7 @@ std::vector<std::string> yaml_stems(const fs::path& dir) {
 }  // namespace
 
 TEST_CASE("list shows every configuration once, the networks and the sweeps it finds", "[cli]") {
-  const Result r = flycol("list");
+  const Result r = run_flycol("list");
   INFO(r.out << r.err);
   REQUIRE(r.code == 0);
   CHECK(r.out.find("INVALID") == std::string::npos);

@@ -5,6 +5,7 @@
 
 #include <chrono>
 
+#include "tests/common/test_util.h"
 #include "tests/compiler/compiler_support.h"
 
 using namespace flycol;
@@ -26,17 +27,6 @@ Program compile_and_print(const std::string& spec, const Config& cfg, const std:
 }
 
 Config config_text(const std::string& text) { return parse_config(text, "test.yaml"); }
-
-template <class F>
-InputError input_error(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e;
-  }
-  FAIL("no InputError was thrown");
-  throw std::logic_error("unreachable");
-}
 
 }  // namespace
 
@@ -114,7 +104,7 @@ TEST_CASE("field widths bound the tile sizes", "[compiler][plan]") {
 
 TEST_CASE("a kernel wider than the pattern is rejected naming feeder.pattern_bits", "[compiler][reject]") {
   const Config cfg = small_config();  // 32-bit pattern
-  const InputError e = input_error([&] { compile_layer(parse_layer_spec("C=4,H=40,W=40,K=4,ky=1,kx=7,dy=1,dx=6"), cfg); });
+  const InputError e = input_error_of([&] { compile_layer(parse_layer_spec("C=4,H=40,W=40,K=4,ky=1,kx=7,dy=1,dx=6"), cfg); });
   CHECK(e.source() == cfg.source);
   CHECK(e.key() == "feeder.pattern_bits");
   const std::string m = e.what();
@@ -126,7 +116,7 @@ TEST_CASE("a kernel wider than a feed lane can hold is rejected naming feeder.fi
   // Reference lanes hold fifo_depth x M = 4 x 3 = 12 elements: a 1x13 kernel could deadlock the
   // lockstep pop (microarchitecture 9.2), a 1x12 kernel cannot.
   const Config& cfg = default_config();
-  const InputError e = input_error([&] { compile_layer(parse_layer_spec("C=2,H=4,W=40,K=4,ky=1,kx=13"), cfg); });
+  const InputError e = input_error_of([&] { compile_layer(parse_layer_spec("C=2,H=4,W=40,K=4,ky=1,kx=13"), cfg); });
   CHECK(e.key() == "feeder.fifo_depth");
   CHECK_THAT(std::string(e.what()), Catch::Contains("kx <= 12") && Catch::Contains("at least 5"));
   CHECK_NOTHROW(compile_layer(parse_layer_spec("C=2,H=4,W=40,K=4,ky=1,kx=12"), cfg));
@@ -137,7 +127,7 @@ TEST_CASE("a layer whose smallest tile does not fit is rejected naming the SRAM"
     const Config cfg = config_text(
         "array: { rows: 4, cols: 4 }\nsram:\n  ifmap: { kbytes: 1, word_bits: 64 }\n"
         "  weights: { kbytes: 2, word_bits: 64 }\n  psums: { kbytes: 2, word_bits: 64 }\nfeeder: { pattern_bits: 32 }\n");
-    const InputError e = input_error([&] { compile_layer(parse_layer_spec("C=1,H=40,W=40,K=1,k=7,d=4"), cfg); });
+    const InputError e = input_error_of([&] { compile_layer(parse_layer_spec("C=1,H=40,W=40,K=1,k=7,d=4"), cfg); });
     CHECK(e.source() == "test.yaml");
     CHECK(e.key() == "sram.ifmap.kbytes");
     CHECK_THAT(std::string(e.what()), Catch::Contains("175 ifmap words") && Catch::Contains("holds 128") &&
@@ -147,7 +137,7 @@ TEST_CASE("a layer whose smallest tile does not fit is rejected naming the SRAM"
     const Config cfg = config_text(
         "array: { rows: 4, cols: 4 }\nsram:\n  ifmap: { kbytes: 2, word_bits: 64 }\n"
         "  weights: { kbytes: 1, word_bits: 64 }\n  psums: { kbytes: 2, word_bits: 64 }\nfeeder: { pattern_bits: 32 }\n");
-    const InputError e = input_error([&] { compile_layer(parse_layer_spec("C=1,H=20,W=20,K=1,k=12"), cfg); });
+    const InputError e = input_error_of([&] { compile_layer(parse_layer_spec("C=1,H=20,W=20,K=1,k=12"), cfg); });
     CHECK(e.key() == "sram.weights.kbytes");
     CHECK_THAT(std::string(e.what()), Catch::Contains("144 weight words") && Catch::Contains("holds 128"));
   }
@@ -155,7 +145,7 @@ TEST_CASE("a layer whose smallest tile does not fit is rejected naming the SRAM"
     const Config cfg = config_text(
         "array: { rows: 64, cols: 8 }\narithmetic: int8\nsram:\n  ifmap: { word_bits: 64 }\n"
         "  weights: { word_bits: 64 }\n  psums: { kbytes: 1, word_bits: 2048 }\n");
-    const InputError e = input_error([&] { compile_layer(parse_layer_spec("C=1,H=8,W=8,K=8,k=1"), cfg); });
+    const InputError e = input_error_of([&] { compile_layer(parse_layer_spec("C=1,H=8,W=8,K=8,k=1"), cfg); });
     CHECK(e.key() == "sram.psums.kbytes");
     CHECK_THAT(std::string(e.what()), Catch::Contains("8 psum words") && Catch::Contains("holds 4"));
   }
@@ -166,7 +156,7 @@ TEST_CASE("a layer that would overflow a command field is rejected naming the la
   // (Lanes deep enough for 64-wide kernel rows, so the field limit is what trips.)
   const Config cfg = config_text("sram:\n  weights: { kbytes: 128 }\nfeeder: { fifo_depth: 22 }\n");
   const Layer l = parse_layer_spec("name=huge,C=1,H=64,W=64,K=1,k=64");
-  const InputError e = input_error([&] { compile_layer(l, cfg); });
+  const InputError e = input_error_of([&] { compile_layer(l, cfg); });
   CHECK(e.key() == "ky");
   CHECK_THAT(e.source(), Catch::Contains("huge"));
   CHECK_THAT(std::string(e.what()), Catch::Contains("row_len = 65536") && Catch::Contains("at most 65535"));
@@ -175,7 +165,7 @@ TEST_CASE("a layer that would overflow a command field is rejected naming the la
 TEST_CASE("bad compile options are rejected naming the option", "[compiler][reject]") {
   const Config& cfg = default_config();
   const Layer l = parse_layer_spec("C=64,H=56,W=56,K=64,k=3,p=1");
-  const auto error_for = [&](CompileOptions o) { return input_error([&] { compile_layer(l, cfg, o); }); };
+  const auto error_for = [&](CompileOptions o) { return input_error_of([&] { compile_layer(l, cfg, o); }); };
   CompileOptions o;
   o.tile_c = 65;
   CHECK(error_for(o).key() == "tile_c");

@@ -15,7 +15,7 @@
 #include "sim/config/config.h"
 #include "sim/config/layer.h"
 #include "sim/config/yaml_guard.h"
-#include "tests/config/test_util.h"
+#include "tests/common/test_util.h"
 
 using flycol::Config;
 using flycol::InputError;
@@ -24,14 +24,9 @@ using flycol::test::repo_path;
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
 
-namespace {
+using flycol::test::slurp;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+namespace {
 
 // Sets an environment variable for one scope.
 class ScopedEnv {

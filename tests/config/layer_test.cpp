@@ -10,7 +10,7 @@
 
 #include "sim/config/layer.h"
 #include "sim/config/yaml_guard.h"
-#include "tests/config/test_util.h"
+#include "tests/common/test_util.h"
 
 using flycol::InputError;
 using flycol::Layer;

@@ -11,7 +11,7 @@
 
 #include "sim/config/config.h"
 #include "sim/config/yaml_guard.h"
-#include "tests/config/test_util.h"
+#include "tests/common/test_util.h"
 
 using flycol::InputError;
 using flycol::test::input_error_of;

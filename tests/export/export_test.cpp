@@ -22,19 +22,15 @@
 #include "sim/export/netlist.h"
 #include "sim/export/package_text.h"
 #include "sim/export/sha256.h"
+#include "tests/common/test_util.h"
 
 namespace fs = std::filesystem;
 using namespace flycol;
 using namespace flycol::rtlexport;
 
-namespace {
+using flycol::test::slurp;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+namespace {
 
 void spit(const fs::path& p, const std::string& text) {
   fs::create_directories(p.parent_path());

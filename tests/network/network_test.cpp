@@ -23,28 +23,15 @@
 #include "sim/network/network_run.h"
 #include "sim/network/traffic.h"
 #include "sim/report/doc_section.h"
+#include "tests/common/test_util.h"
 
 using namespace flycol;
 namespace fs = std::filesystem;
 
+using flycol::test::slurp;
+using flycol::test::input_error_of;
+
 namespace {
-
-InputError input_error(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e;
-  }
-  FAIL("no InputError");
-  throw std::logic_error("unreachable");
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 fs::path scratch() {
   const fs::path d = fs::temp_directory_path() / ("flycol_network_test_" + std::to_string(::getpid()));
@@ -97,7 +84,7 @@ TEST_CASE("the shipped networks parse with their layers and work", "[network]") 
 }
 
 TEST_CASE("bad network files and names are InputErrors naming the key", "[network][reject]") {
-  const InputError unknown = input_error([] { load_network("nosuch"); });
+  const InputError unknown = input_error_of([] { load_network("nosuch"); });
   CHECK(unknown.source() == "--network");
   CHECK(unknown.problem().find("resnet50") != std::string::npos);
 
@@ -117,7 +104,7 @@ TEST_CASE("bad network files and names are InputErrors naming the key", "[networ
            Bad{"name: x\nextra: 1\nlayers:\n  - {name: a, C: 1, H: 4, W: 4, K: 1, k: 1}\n", "extra"},
        }) {
     INFO(b.text);
-    const InputError e = input_error([&] { parse_network(b.text, "test.yaml"); });
+    const InputError e = input_error_of([&] { parse_network(b.text, "test.yaml"); });
     CHECK(e.source() == "test.yaml");
     CHECK(e.key() == b.key);
   }
@@ -159,12 +146,12 @@ TEST_CASE("bad run options are InputErrors naming the option", "[network][reject
   for (double bw : {-1.0, 1e9}) {
     net::RunOptions o;
     o.bandwidth_gbps = bw;
-    const InputError e = input_error([&] { net::run_network(n, default_config(), o); });
+    const InputError e = input_error_of([&] { net::run_network(n, default_config(), o); });
     CHECK(e.source() == "--bandwidth");
   }
   net::RunOptions o;
   o.model = "rtl";
-  CHECK(input_error([&] { net::run_network(n, default_config(), o); }).source() == "--model");
+  CHECK(input_error_of([&] { net::run_network(n, default_config(), o); }).source() == "--model");
 }
 
 TEST_CASE("reports are written whole with the documented keys", "[network][report]") {
@@ -205,7 +192,7 @@ TEST_CASE("the generated section of a Markdown file is replaced, the rest kept",
   CHECK(t.find("Table II") != std::string::npos);
   const fs::path g = scratch() / "nomarkers.md";
   std::ofstream(g) << "no markers\n";
-  CHECK(input_error([&] { update_doc_section(g.string(), "x"); }).source() == g.string());
+  CHECK(input_error_of([&] { update_doc_section(g.string(), "x"); }).source() == g.string());
 }
 
 TEST_CASE("peak bandwidth is the busiest window", "[network]") {

@@ -11,10 +11,13 @@
 #include "sim/sweep/report.h"
 #include "sim/sweep/runner.h"
 #include "sweep_test_util.h"
+#include "tests/common/test_util.h"
 
 using namespace flycol;
 using namespace flycol::sweep;
 using namespace flycol::sweep::test;
+
+using flycol::test::slurp;
 
 namespace {
 
@@ -29,13 +32,6 @@ SweepResults shard_of(const SweepResults& all, int index, int count) {
   for (const auto& p : all.points)
     if (Shard{index, count}.holds(p.index)) s.points.push_back(p);
   return s;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// Helpers shared by the sweep tests: scratch directories, catching the InputError a call must
-// raise, and small hand-made results standing in for model runs.
+// Helpers shared by the sweep tests: small hand-made results standing in for model runs (and the
+// common test helpers of tests/common/test_util.h, in this namespace).
 #pragma once
 
 #include <filesystem>
@@ -11,37 +11,15 @@
 #include <unistd.h>
 
 #include "sim/common/input_error.h"
+#include "tests/common/test_util.h"
 #include "sim/sweep/results.h"
 
 namespace flycol::sweep::test {
 
-inline std::string repo_path(const std::string& rel) { return std::string(FLYCOL_TEST_SOURCE_DIR) + "/" + rel; }
-
-// A fresh directory per test case, removed at the end.
-struct ScratchDir {
-  std::filesystem::path path;
-  explicit ScratchDir(const std::string& tag) {
-    path = std::filesystem::temp_directory_path() / ("flycol_sweep_test_" + tag + "_" + std::to_string(::getpid()));
-    std::filesystem::remove_all(path);
-    std::filesystem::create_directories(path);
-  }
-  ~ScratchDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  std::string operator/(const std::string& rel) const { return (path / rel).string(); }
-};
-
-template <class F>
-InputError input_error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e;
-  }
-  FAIL("expected flycol::InputError, nothing was thrown");
-  throw std::logic_error("unreachable");
-}
+using flycol::test::input_error_of;
+using flycol::test::repo_path;
+using flycol::test::ScratchDir;
+using flycol::test::slurp;
 
 inline PointResult fake_point(int index, const std::string& name, Status st, std::int64_t cycles) {
   PointResult p;
