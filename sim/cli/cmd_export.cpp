@@ -45,7 +45,7 @@ Subcommand add_export(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "export", "write the RTL of a configuration as a package for ASIC/FPGA flows (sources, filelist, FuseSoC core, "
                 "Verilog-2005 netlist, SDC template, README, manifest)");
-  sub->add_option("--config", a->config, "configuration file or name in configs/ (default: built-in fornt16)");
+  add_config_option(sub, a->config);
   sub->add_option("--out", a->out, "directory to write the package to (created; must not exist or be empty)")
       ->required();
   sub->add_flag("--force", a->force, "replace the directory if it holds an earlier export");

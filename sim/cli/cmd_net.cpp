@@ -96,7 +96,7 @@ Subcommand add_net(CLI::App& app) {
   net->add_option("--network", a->network,
                   "network: a name in configs/networks (resnet50, vgg16, yolov3, arnp), a file, or all")
       ->required();
-  net->add_option("--config", a->config, "configuration file or name in configs/ (default: built-in fornt16)");
+  add_config_option(net, a->config);
   net->add_option("--model", a->model, "analytic (fast) or sc (cycle-accurate SystemC, also times the analytic "
                                        "model against it)")
       ->capture_default_str();

@@ -72,7 +72,7 @@ Subcommand add_run(CLI::App& app) {
   run->add_option("--layer", a->layer,
                   "layer: compact spec such as C=64,H=56,W=56,K=64,k=3,s=1,d=2,p=2, or a YAML file "
                   "(default C=64,H=56,W=56,K=64,k=3,s=1,p=1)");
-  run->add_option("--config", a->config, "configuration file or name in configs/ (default: built-in fornt16)");
+  add_config_option(run, a->config);
   run->add_option("--seed", a->seed, "seed of the random operands")->capture_default_str();
   run->add_option("--zeros", a->zeros, "share of zero weights and activations, 0..1")
       ->check(CLI::Range(0.0, 1.0))->capture_default_str();

@@ -45,11 +45,16 @@ std::string self_exe() {
 
 // Sweeps need a model that reports cycles (the registry says which); others are refused up front
 // with exit 2, and a cycle model added to the registry is usable here by itself.
-void check_model(const std::string& name) {
-  const ModelInfo* m = find_model(name);
+std::string cycle_model_names() {
   std::string usable;
   for (const auto& mi : models())
     if (mi.reports_cycles) usable += (usable.empty() ? "" : ", ") + mi.name;
+  return usable;
+}
+
+void check_model(const std::string& name) {
+  const ModelInfo* m = find_model(name);
+  const std::string usable = cycle_model_names();
   if (!m)
     throw InputError("--model", "", fmt::format("unknown model '{}' (sweeps can use: {})", name, usable));
   if (!m->reports_cycles)
@@ -145,7 +150,8 @@ Subcommand add_sweep(CLI::App& app) {
   auto a = std::make_shared<SweepArgs>();
   CLI::App* s = app.add_subcommand("sweep", "run a sweep of layer and accelerator configurations as a regression");
   s->add_option("--sweep", a->sweep, "sweep file (configs/sweeps/*.yaml)");
-  s->add_option("--model", a->model, "model for every point: sc, both or analytic (default: the sweep file's, else sc)");
+  s->add_option("--model", a->model,
+                "model for every point: " + cycle_model_names() + " (default: the sweep file's, else sc)");
   s->add_option("--jobs,-j", a->jobs, "points run at a time (default: the number of CPUs)")->check(CLI::Range(1, 1024));
   s->add_option("--shard", a->shard, "run shard I of N (points dealt round-robin), e.g. 2/4");
   s->add_option("--point", a->points, "run only this point (repeatable; names as --list shows them)");

@@ -72,7 +72,7 @@ Subcommand add_synth(CLI::App& app) {
   auto a = std::make_shared<SynthArgs>();
   CLI::App* s = app.add_subcommand(
       "synth", "synthesize the RTL with Yosys and report area, flip-flops and logic depth per block");
-  s->add_option("--config", a->config, "configuration file or name in configs/ (default: built-in fornt16)");
+  add_config_option(s, a->config);
   s->add_option("--report", a->report, "write a JSON report to this file");
   s->add_option("--work-dir", a->work_dir, "keep Yosys's scripts, logs and netlists in this directory");
   s->add_option("--cache-dir", a->cache_dir,

@@ -32,4 +32,9 @@ Subcommand add_synth(CLI::App& app);
 // --config: a file, or the name of a file in configs/; empty means the built-in default.
 Config resolve_config(const std::string& arg);
 
+// The --config option of every subcommand that takes one (read with resolve_config).
+inline CLI::Option* add_config_option(CLI::App* cmd, std::string& config) {
+  return cmd->add_option("--config", config, "configuration file or name in configs/ (default: built-in fornt16)");
+}
+
 }  // namespace flycol::cli
