@@ -19,9 +19,7 @@ bool operator==(const DmaCmd& a, const DmaCmd& b) {
 
 std::ostream& operator<<(std::ostream& os, const DmaCmd& c) { return os << c.command().to_string(); }
 
-namespace {
-
-void to_beat(const std::uint8_t* bytes, MemBeatBits& bv) {
+void bytes_to_beat(const std::uint8_t* bytes, MemBeatBits& bv) {
   for (int w = 0; w < kBeatBytes / 4; ++w) {
     std::uint32_t v;
     std::memcpy(&v, bytes + 4 * w, 4);  // little endian host, as the byte lanes are
@@ -29,14 +27,12 @@ void to_beat(const std::uint8_t* bytes, MemBeatBits& bv) {
   }
 }
 
-void from_beat(const MemBeatBits& bv, std::uint8_t* bytes) {
+void beat_to_bytes(const MemBeatBits& bv, std::uint8_t* bytes) {
   for (int w = 0; w < kBeatBytes / 4; ++w) {
     const std::uint32_t v = bv.get_word(w);
     for (int b = 0; b < 4; ++b) bytes[4 * w + b] = std::uint8_t(v >> (8 * b));
   }
 }
-
-}  // namespace
 
 Dma::Dma(sc_core::sc_module_name name, const HwParams& p, SramBank* const ifmap_banks[2],
          SramBank* const weight_banks[2], SramBank* const psum_banks[2], bool tick_banks)
@@ -97,7 +93,7 @@ void Dma::eval_cores() {
     }
   }
   const bool rsp_valid = mem_rsp_valid_i.read();
-  if (rsp_valid) from_beat(mem_rsp_rdata_i.read(), rsp_.rdata);
+  if (rsp_valid) beat_to_bytes(mem_rsp_rdata_i.read(), rsp_.rdata);
   arb_.eval(ld_.req_valid(), ld_.req(), ps_.req_valid(), ps_.req(), mem_req_ready_i.read(), rsp_valid);
   ld_.eval(arb_.fired(0), arb_.rsp_to() == 0 ? &rsp_ : nullptr, ifmap_, weights_);
   ps_.eval(arb_.fired(1), arb_.rsp_to() == 1 ? &rsp_ : nullptr, psums_);
@@ -120,7 +116,7 @@ void Dma::comb() {
   mem_req_addr_o.write(r.addr);
   mem_req_bytes_o.write(r.bytes);
   MemBeatBits bv;
-  to_beat(r.wdata, bv);
+  bytes_to_beat(r.wdata, bv);
   mem_req_wdata_o.write(bv);
   if (port_mode_) {
     drive_sram_ports();

@@ -36,6 +36,9 @@ std::ostream& operator<<(std::ostream& os, const DmaCmd& c);
 inline void sc_trace(sc_core::sc_trace_file*, const DmaCmd&, const std::string&) {}
 
 using MemBeatBits = sc_dt::sc_bv<8 * kBeatBytes>;
+// One beat between its bytes (lane j = bits [8j, 8j+8)) and its signal value.
+void bytes_to_beat(const std::uint8_t* bytes, MemBeatBits& bv);
+void beat_to_bytes(const MemBeatBits& bv, std::uint8_t* bytes);
 
 SC_MODULE(Dma) {
   sc_core::sc_in<bool> clk_i;                      // clock

@@ -27,13 +27,7 @@ void StoreStream::reset() {
 
 void StoreStream::start(const DmaDesc& d, const StreamShape& shape) {
   if (active_q_) protocol_error(name_, "start while busy");
-  if (shape.elem_bytes != 1 && shape.elem_bytes != 2 && shape.elem_bytes != 4)
-    protocol_error(name_, "element width must be 1, 2 or 4 bytes");
-  if (shape.elems_per_word < 1 || shape.elems_per_word > kMaxWordElems)
-    protocol_error(name_, "SRAM word width out of range");
-  const std::uint64_t eb = std::uint64_t(shape.elem_bytes);
-  if (d.dram_addr % eb || d.row_stride % eb || d.plane_stride % eb)
-    protocol_error(name_, "DRAM address or stride not element aligned");
+  check_stream_start(name_, d, shape);
   if (d.pad_left || d.pad_top || d.pad_bottom || d.tail)
     protocol_error(name_, "STORE_PSUMS uses no padding but pad_right");
   const std::uint64_t w = std::uint64_t(d.row_len) + d.pad_right;

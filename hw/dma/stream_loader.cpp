@@ -37,15 +37,19 @@ void StreamLoader::reset() {
   update_outputs();
 }
 
-void StreamLoader::start(const DmaDesc& d, const StreamShape& shape) {
-  if (active_q_) protocol_error(name_, "start while busy");
+void check_stream_start(const char* block, const DmaDesc& d, const StreamShape& shape) {
   if (shape.elem_bytes != 1 && shape.elem_bytes != 2 && shape.elem_bytes != 4)
-    protocol_error(name_, "element width must be 1, 2 or 4 bytes");
+    protocol_error(block, "element width must be 1, 2 or 4 bytes");
   if (shape.elems_per_word < 1 || shape.elems_per_word > kMaxWordElems)
-    protocol_error(name_, "SRAM word width out of range");
+    protocol_error(block, "SRAM word width out of range");
   const std::uint64_t eb = std::uint64_t(shape.elem_bytes);
   if (d.dram_addr % eb || d.row_stride % eb || d.plane_stride % eb)
-    protocol_error(name_, "DRAM address or stride not element aligned");
+    protocol_error(block, "DRAM address or stride not element aligned");
+}
+
+void StreamLoader::start(const DmaDesc& d, const StreamShape& shape) {
+  if (active_q_) protocol_error(name_, "start while busy");
+  check_stream_start(name_, d, shape);
   const std::uint64_t w = std::uint64_t(d.pad_left) + d.row_len + d.pad_right;
   const std::uint64_t total =
       std::uint64_t(d.n_planes) * (std::uint64_t(d.pad_top) + d.n_rows + d.pad_bottom) * w + d.tail;

@@ -19,6 +19,10 @@ struct StreamShape {
   int depth_words = 1024;  // buffer depth, for the fits-check at start
 };
 
+// The start checks both streams make (protocol errors of `block`): a supported element width, an
+// SRAM word in range, and a DRAM address and strides aligned to the element.
+void check_stream_start(const char* block, const DmaDesc& d, const StreamShape& shape);
+
 class StreamLoader {
 public:
   explicit StreamLoader(const char* name);

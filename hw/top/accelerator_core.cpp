@@ -149,22 +149,24 @@ void AcceleratorCore::check_buffer_ownership(const Command* ld_cmd, const Comman
                                               opcode_name(ps_cmd->op), run_q_.psum_buf));
 }
 
-void AcceleratorCore::tick() {
-  if (seq_.busy()) {
-    ++stats_.run_cycles;
-    switch (kind_) {
-      case SequencerCore::CycleKind::mac: ++stats_.mac_cycles; break;
-      case SequencerCore::CycleKind::feeder_stall: ++stats_.feeder_stall; break;
-      case SequencerCore::CycleKind::weight_stall: ++stats_.weight_stall; break;
-      case SequencerCore::CycleKind::context_stall: ++stats_.context_stall; break;
-      case SequencerCore::CycleKind::pipeline: ++stats_.pipeline; break;
-      case SequencerCore::CycleKind::none: break;
-    }
-  } else if (ctrl_.done_count(Engine::EX) < runs_expected_) {
-    ++stats_.dram_stall;
-  } else {
-    ++stats_.tail;
+void AcceleratorStats::count_cycle(bool run_active, SequencerCore::CycleKind kind, bool runs_to_come) {
+  if (!run_active) {
+    ++(runs_to_come ? dram_stall : tail);
+    return;
   }
+  ++run_cycles;
+  switch (kind) {
+    case SequencerCore::CycleKind::mac: ++mac_cycles; break;
+    case SequencerCore::CycleKind::feeder_stall: ++feeder_stall; break;
+    case SequencerCore::CycleKind::weight_stall: ++weight_stall; break;
+    case SequencerCore::CycleKind::context_stall: ++context_stall; break;
+    case SequencerCore::CycleKind::pipeline: ++pipeline; break;
+    case SequencerCore::CycleKind::none: break;
+  }
+}
+
+void AcceleratorCore::tick() {
+  stats_.count_cycle(seq_.busy(), kind_, ctrl_.done_count(Engine::EX) < runs_expected_);
   ctrl_.tick();
   arb_.tick();
   ld_.tick();

@@ -34,6 +34,10 @@ struct AcceleratorStats {
   std::uint64_t mac_tokens = 0, gated_macs = 0;
   std::uint64_t feeder_select_stalls = 0;  // cycles a feed lane held the SRAM word
   std::uint64_t sram_reads[3] = {0, 0, 0}, sram_writes[3] = {0, 0, 0};  // ifmap, weights, psums
+
+  // Classifies one cycle: in a RUN by the sequencer's cycle kind; outside one as a DRAM stall
+  // while a RUN of the program is still to come, else as the tail. Both tops count with this.
+  void count_cycle(bool run_active, SequencerCore::CycleKind kind, bool runs_to_come);
 };
 
 class AcceleratorCore {

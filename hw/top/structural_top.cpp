@@ -3,32 +3,11 @@
 // signal-level memory and command ports to the environment interfaces once per cycle.
 #include "hw/top/structural_top.h"
 
-#include <cstring>
-
 #include <fmt/format.h>
 
 #include "hw/common/protocol_error.h"
 
 namespace flycol::hw {
-
-namespace {
-
-void bytes_to_beat(const std::uint8_t* bytes, MemBeatBits& bv) {
-  for (int w = 0; w < kBeatBytes / 4; ++w) {
-    std::uint32_t v;
-    std::memcpy(&v, bytes + 4 * w, 4);  // little endian host, as the byte lanes are
-    bv.set_word(w, v);
-  }
-}
-
-void beat_to_bytes(const MemBeatBits& bv, std::uint8_t* bytes) {
-  for (int w = 0; w < kBeatBytes / 4; ++w) {
-    const std::uint32_t v = bv.get_word(w);
-    for (int b = 0; b < 4; ++b) bytes[4 * w + b] = std::uint8_t(v >> (8 * b));
-  }
-}
-
-}  // namespace
 
 StructuralTop::StructuralTop(sc_core::sc_module_name name, const HwParams& p, StructuralBlockViews* views)
     : sc_core::sc_module(name), p_(p), lane_data_("lane_data", std::size_t(p.rows)),
@@ -200,22 +179,9 @@ void StructuralTop::edge() {
     }
     (*mem_port[0]).end_cycle(fired ? &req : nullptr);
 
-    // Statistics, classified as AcceleratorCore::tick does.
-    if (eng_busy_[1].read()) {
-      ++stats_.run_cycles;
-      switch (SequencerCore::CycleKind(cycle_kind_.read())) {
-        case SequencerCore::CycleKind::mac: ++stats_.mac_cycles; break;
-        case SequencerCore::CycleKind::feeder_stall: ++stats_.feeder_stall; break;
-        case SequencerCore::CycleKind::weight_stall: ++stats_.weight_stall; break;
-        case SequencerCore::CycleKind::context_stall: ++stats_.context_stall; break;
-        case SequencerCore::CycleKind::pipeline: ++stats_.pipeline; break;
-        case SequencerCore::CycleKind::none: break;
-      }
-    } else if (done_count_[int(Engine::EX)] < runs_expected_) {
-      ++stats_.dram_stall;
-    } else {
-      ++stats_.tail;
-    }
+    // Statistics, classified as AcceleratorCore::tick does (AcceleratorStats::count_cycle).
+    stats_.count_cycle(eng_busy_[1].read(), SequencerCore::CycleKind(cycle_kind_.read()),
+                       done_count_[int(Engine::EX)] < runs_expected_);
     if (tok_valid_.read()) ++mac_tokens_;
     check_buffer_ownership();
 
