@@ -11,13 +11,16 @@
 # tests that each package is up to date are registered in tests/rtlgen/.
 #
 # flycol_rtl_tb(<name> TOP <module> SOURCES <sv...> TB <cpp...> CONFIGS <tag...> [DEPS <libs>]
-#               [LABELS <labels>] [ARGS <args>] [VERILATOR_ARGS <args>] [TIMEOUT s])
+#               [LABELS <labels>] [ARGS <args>] [VERILATOR_ARGS <args>] [TIMEOUT s]
+#               [LONG <suffix> LONG_ARGS <args...> [LONG_TIMEOUT s]])
 # Verilates <module> once per configuration tag (prefix V<module>_<tag>) and builds one test
 # executable per tag, <name>_<tag>, compiled with
-#   FLYCOL_VTOP=V<module>_<tag>, FLYCOL_VTOP_HEADER="V<module>_<tag>.h", FLYCOL_RTL_CONFIG="<tag>"
+#   FLYCOL_VTOP=V<module>_<tag>, FLYCOL_VTOP_HEADER="V<module>_<tag>.h", FLYCOL_RTL_CONFIG="<tag>",
+#   FLYCOL_RTL_CONFIG_FILE="<the tag's YAML file>"
 # so that one testbench source serves every configuration. Each executable is a CTest test with
-# the labels (default `rtl`). Verilation uses --assert and -Wall; the generated code is compiled
-# without flycol's warning flags (it is not ours).
+# the labels (default `rtl`); with LONG, also a test <name>_<tag>_<suffix> adding LONG_ARGS
+# (labels `rtl;slow`, default timeout 3600 s). Verilation uses --assert and -Wall; the generated
+# code is compiled without flycol's warning flags (it is not ours).
 
 find_package(verilator 5.006 REQUIRED HINTS /usr/share/verilator $ENV{VERILATOR_ROOT})
 
@@ -116,12 +119,16 @@ function(flycol_rtl_tb name)
   if(NOT FLYCOL_BUILD_RTL)
     return()
   endif()
-  cmake_parse_arguments(ARG "" "TOP;TIMEOUT" "SOURCES;TB;CONFIGS;DEPS;LABELS;ARGS;VERILATOR_ARGS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TOP;TIMEOUT;LONG;LONG_TIMEOUT" "SOURCES;TB;CONFIGS;DEPS;LABELS;ARGS;VERILATOR_ARGS;LONG_ARGS"
+                        ${ARGN})
   if(NOT ARG_LABELS)
     set(ARG_LABELS rtl)
   endif()
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 900)
+  endif()
+  if(NOT ARG_LONG_TIMEOUT)
+    set(ARG_LONG_TIMEOUT 3600)
   endif()
   foreach(tag ${ARG_CONFIGS})
     if(NOT DEFINED FLYCOL_CFG_PKG_${tag})
@@ -132,7 +139,8 @@ function(flycol_rtl_tb name)
     add_executable(${exe} ${ARG_TB})
     target_include_directories(${exe} PRIVATE ${PROJECT_SOURCE_DIR})
     target_compile_definitions(${exe} PRIVATE FLYCOL_VTOP=V${ARG_TOP}_${tag}
-                               FLYCOL_VTOP_HEADER="V${ARG_TOP}_${tag}.h" FLYCOL_RTL_CONFIG="${tag}")
+                               FLYCOL_VTOP_HEADER="V${ARG_TOP}_${tag}.h" FLYCOL_RTL_CONFIG="${tag}"
+                               FLYCOL_RTL_CONFIG_FILE="${FLYCOL_RTL_CFG_YAML_${tag}}")
     target_link_libraries(${exe} PRIVATE ${exe}_rtl ${ARG_DEPS})
     # Verilator's runtime headers are not ours: as system headers they escape -Wextra -Werror
     # (verilated_types.h has an unused parameter). GCC ignores a -I also given with -isystem.
@@ -140,5 +148,9 @@ function(flycol_rtl_tb name)
     flycol_target_warnings(${exe})
     add_test(NAME ${exe} COMMAND ${exe} ${ARG_ARGS})
     set_tests_properties(${exe} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT})
+    if(ARG_LONG)
+      add_test(NAME ${exe}_${ARG_LONG} COMMAND ${exe} ${ARG_ARGS} ${ARG_LONG_ARGS})
+      set_tests_properties(${exe}_${ARG_LONG} PROPERTIES LABELS "${ARG_LABELS};slow" TIMEOUT ${ARG_LONG_TIMEOUT})
+    endif()
   endforeach()
 endfunction()

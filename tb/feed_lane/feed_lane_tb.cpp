@@ -489,7 +489,7 @@ std::string figures(const Figures& f) {
 int main(int argc, char** argv) {
   tb::Args args("feed_lane_rtl_tb");
   bool slow = false;
-  std::string config = FLYCOL_RTL_CONFIG;
+  std::string config = FLYCOL_RTL_CONFIG_FILE;  // the YAML file the RTL was Verilated for
   args.flag("slow", &slow, "longer runs (64 streams of 6000 words, 20 M random cycles)")
       .text("config", &config, "configuration name or file the RTL was Verilated for");
   args.seed = std::random_device{}();

@@ -444,7 +444,7 @@ int main(int argc, char** argv) {
   tb::Args args("pe_rtl_tb");
   std::uint64_t cycles = 4000000;
   bool long_run = false;
-  std::string config = FLYCOL_RTL_CONFIG;
+  std::string config = FLYCOL_RTL_CONFIG_FILE;  // the YAML file the RTL was Verilated for
   args.count("cycles", &cycles, "cycles (default 4 M)")
       .flag("long", &long_run, "50 M cycles")
       .text("config", &config, "configuration name or file the RTL was Verilated for");
