@@ -49,21 +49,12 @@ Figures figures(const NetworkRun& r, std::uint64_t macs, const RunStats& s, std:
   return f;
 }
 
-RunStats total_stats(const Totals& t) {
-  RunStats s;
-  s.cycles = t.cycles;
-  s.dram_stall = t.dram_stall;
-  s.tail = t.tail;
-  s.dram = t.dram;
-  return s;
-}
-
 Figures layer_figures(const NetworkRun& r, const LayerRun& l) {
   return figures(r, std::uint64_t(l.layer.macs()), l.stats, l.compulsory_bytes, l.peak_gbps, l.free_cycles,
                  l.demand_gbps, l.energy);
 }
 Figures total_figures(const NetworkRun& r, const LoweringRun& lr) {
-  return figures(r, lr.total.macs, total_stats(lr.total), lr.total.compulsory_bytes, lr.total.peak_gbps,
+  return figures(r, lr.total.macs, lr.total.stats, lr.total.compulsory_bytes, lr.total.peak_gbps,
                  lr.total.free_cycles, lr.total.demand_peak_gbps, lr.total.energy);
 }
 
@@ -109,7 +100,7 @@ std::string table(const NetworkRun& r, const LoweringRun& lr, const char* title)
     if (l.checked) tail += l.exact ? "  [bit-exact]" : "  [OUTPUTS DIFFER]";
     row(l.name, layer_figures(r, l), l.stats.cycles, tail);
   }
-  row("total", total_figures(r, lr), lr.total.cycles, "");
+  row("total", total_figures(r, lr), lr.total.stats.cycles, "");
   return s;
 }
 
@@ -182,7 +173,7 @@ std::string text_report(const NetworkRun& r) {
   };
   const auto d = [](double v, int dec) { return fmt::format("{:.{}f}", v, dec); };
   line("MACs (G)", d(double(r.feeder.total.macs) * 1e-9, 3), d(double(r.expl.total.macs) * 1e-9, 3));
-  line("cycles", std::to_string(r.feeder.total.cycles), std::to_string(r.expl.total.cycles));
+  line("cycles", std::to_string(r.feeder.total.stats.cycles), std::to_string(r.expl.total.stats.cycles));
   line("utilization %", d(f.util, 1), d(e.util, 1));
   line("DRAM MB: ifmap", d(f.mb[0], 1), d(e.mb[0], 1));
   line("DRAM MB: weights", d(f.mb[1], 1), d(e.mb[1], 1));
@@ -204,7 +195,7 @@ std::string text_report(const NetworkRun& r) {
     const auto err = [&](const LoweringRun& lr) {
       double worst = 0;
       for (const LayerRun& l : lr.layers) worst = std::max(worst, std::fabs(cycle_error_pct(l.analytic.cycles, l.stats.cycles)));
-      return fmt::format("{:+.2f}%/{:.2f}%", cycle_error_pct(lr.total.analytic_cycles, lr.total.cycles), worst);
+      return fmt::format("{:+.2f}%/{:.2f}%", cycle_error_pct(lr.total.analytic_cycles, lr.total.stats.cycles), worst);
     };
     line("analytic vs SystemC: total/worst layer", err(r.feeder), err(r.expl));
     line("SystemC wall time s", d(r.feeder.total.sc_wall_seconds, 1), d(r.expl.total.sc_wall_seconds, 1));
@@ -278,12 +269,12 @@ Json json_report(const NetworkRun& r) {
   if (r.model == "sc") {
     Json& sc = j["sc"];
     sc["wall_seconds"] = r.sc_wall_seconds;
-    sc["cycles"] = r.feeder.total.cycles;
+    sc["cycles"] = r.feeder.total.stats.cycles;
     sc["analytic_cycles"] = r.feeder.total.analytic_cycles;
-    sc["analytic_error_pct"] = cycle_error_pct(r.feeder.total.analytic_cycles, r.feeder.total.cycles);
-    sc["cycles_explicit"] = r.expl.total.cycles;
+    sc["analytic_error_pct"] = cycle_error_pct(r.feeder.total.analytic_cycles, r.feeder.total.stats.cycles);
+    sc["cycles_explicit"] = r.expl.total.stats.cycles;
     sc["analytic_cycles_explicit"] = r.expl.total.analytic_cycles;
-    sc["analytic_error_pct_explicit"] = cycle_error_pct(r.expl.total.analytic_cycles, r.expl.total.cycles);
+    sc["analytic_error_pct_explicit"] = cycle_error_pct(r.expl.total.analytic_cycles, r.expl.total.stats.cycles);
   }
   j["analytic_wall_seconds"] = r.analytic_wall_seconds;
   j["plan_wall_seconds"] = r.plan_wall_seconds;
@@ -348,13 +339,13 @@ std::string bandwidth_svg(const NetworkRun& r) {
   o.x_label = "time (ms)";
   o.y_label = "GB/s";
   o.step = true;
-  const double end = double(std::max(r.feeder.total.cycles, r.expl.total.cycles));
+  const double end = double(std::max(r.feeder.total.stats.cycles, r.expl.total.stats.cycles));
   const double bucket = std::max(1.0, end / 400.0);
   const double cycle_s = 1.0 / (r.clock_mhz * 1e6);
   std::vector<svg::Series> series;
   for (const LoweringRun* lr : {&r.expl, &r.feeder}) {
     svg::Series s{lr == &r.feeder ? "data feeder" : "explicit im2col", {}, {}};
-    const std::vector<double> b = bucket_bytes(lr->timeline, bucket, double(lr->total.cycles));
+    const std::vector<double> b = bucket_bytes(lr->timeline, bucket, double(lr->total.stats.cycles));
     for (std::size_t i = 0; i < b.size(); ++i) {
       s.x.push_back(double(i) * bucket * cycle_s * 1e3);
       s.y.push_back(b[i] / (bucket * cycle_s) / 1e9);
@@ -433,7 +424,9 @@ std::string markdown_tables(const std::vector<NetworkRun>& runs) {
   s += "|---|---|---|---|---|---|---|\n";
   for (const NetworkRun& r : runs) {
     const Figures f = total_figures(r, r.feeder), e = total_figures(r, r.expl);
-    const auto busy = [&](const Totals& t) { return seconds(r, t.cycles - t.dram_stall - t.tail) * 1e3; };
+    const auto busy = [&](const Totals& t) {
+      return seconds(r, t.stats.cycles - t.stats.dram_stall - t.stats.tail) * 1e3;
+    };
     s += fmt::format("| {} | {} | {:.3f} | {:.2f} | {} | {:.1f} / {:.1f} | {:.1f} / {:.1f} |\n", r.net.name,
                      r.net.array_layers(), double(r.net.macs()) * 1e-9, 2e-9 * double(r.net.macs()),
                      implied_gflop(r.net), f.util, e.util, busy(r.feeder.total), busy(r.expl.total));

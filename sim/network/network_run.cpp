@@ -47,18 +47,7 @@ RunStats from_sc(const LayerSimResult& s, std::uint64_t prev_reads[3], std::uint
 void add(Totals& t, const LayerRun& l) {
   const RunStats& s = l.stats;
   t.macs += std::uint64_t(l.layer.macs());
-  t.cycles += s.cycles;
-  t.run_cycles += s.run_cycles;
-  t.mac_cycles += s.mac_cycles;
-  t.feeder_stall += s.feeder_stall;
-  t.context_stall += s.context_stall;
-  t.pipeline += s.pipeline;
-  t.dram_stall += s.dram_stall;
-  t.tail += s.tail;
-  t.dram.ifmap += s.dram.ifmap;
-  t.dram.weights += s.dram.weights;
-  t.dram.psums_in += s.dram.psums_in;
-  t.dram.ofmap += s.dram.ofmap;
+  accumulate(t.stats, s);
   t.compulsory_bytes += l.compulsory_bytes;
   t.energy.core_j += l.energy.core_j;
   t.energy.sram_j += l.energy.sram_j;

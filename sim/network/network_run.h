@@ -52,9 +52,8 @@ struct LayerRun {
 };
 
 struct Totals {
-  std::uint64_t macs = 0, cycles = 0, run_cycles = 0, mac_cycles = 0, feeder_stall = 0, context_stall = 0,
-                pipeline = 0, dram_stall = 0, tail = 0;
-  DramTraffic dram;
+  std::uint64_t macs = 0;
+  RunStats stats;  // the layers' counters summed (accumulate())
   std::uint64_t compulsory_bytes = 0;
   energy::Estimate energy;
   double peak_gbps = 0;

@@ -36,6 +36,31 @@ DramTraffic dram_traffic(const DramBytes& d) {
   return t;
 }
 
+void accumulate(RunStats& into, const RunStats& s) {
+  into.cycles += s.cycles;
+  into.run_cycles += s.run_cycles;
+  into.dram_stall += s.dram_stall;
+  into.tail += s.tail;
+  into.mac_cycles += s.mac_cycles;
+  into.feeder_stall += s.feeder_stall;
+  into.weight_stall += s.weight_stall;
+  into.context_stall += s.context_stall;
+  into.pipeline += s.pipeline;
+  into.gated_macs += s.gated_macs;
+  for (int i = 0; i < 3; ++i) {
+    into.sram_reads[i] += s.sram_reads[i];
+    into.sram_writes[i] += s.sram_writes[i];
+  }
+  into.dram.ifmap += s.dram.ifmap;
+  into.dram.weights += s.dram.weights;
+  into.dram.psums_in += s.dram.psums_in;
+  into.dram.ofmap += s.dram.ofmap;
+  into.dram_requests += s.dram_requests;
+  into.has_cycle_classes = into.has_cycle_classes && s.has_cycle_classes;
+  into.has_sram = into.has_sram && s.has_sram;
+  into.has_gated_macs = into.has_gated_macs && s.has_gated_macs;
+}
+
 energy::Activity energy_activity(const RunStats& s) {
   energy::Activity act;
   act.mac_steps = s.mac_cycles;

@@ -42,6 +42,9 @@ RunStats run_stats(const hw::AcceleratorStats& st, std::uint64_t cycles, const D
 // model's own count of all bytes equals (tests/analytic checks it on every layer).
 DramTraffic dram_traffic(const DramBytes& d);
 
+// Adds the counters of `s` to `into` (a network's totals); a counter is kept only if both counted it.
+void accumulate(RunStats& into, const RunStats& s);
+
 // What the energy model charges for: MAC steps, SRAM words (reads + writes), DRAM bytes.
 energy::Activity energy_activity(const RunStats& s);
 

@@ -128,17 +128,17 @@ TEST_CASE("a network run's totals are the sums of its layers, for both lowerings
       CHECK(l.stats.cycles == l.analytic.cycles);
       CHECK(l.stats.dram.ofmap >= std::uint64_t(l.layer.ofmap_elems()) * 2);  // every output stored
     }
-    CHECK(lr->total.cycles == cycles);
-    CHECK(lr->total.dram.total() == bytes);
+    CHECK(lr->total.stats.cycles == cycles);
+    CHECK(lr->total.stats.dram.total() == bytes);
     CHECK(lr->total.macs == macs);
     CHECK(lr->total.energy.dram_j == Approx(double(bytes) * 120e-12));
   }
   // The explicit baseline moves the lowered 3x3 ifmaps: more bytes than the feeder.
-  CHECK(r.expl.total.dram.ifmap > r.feeder.total.dram.ifmap);
+  CHECK(r.expl.total.stats.dram.ifmap > r.feeder.total.stats.dram.ifmap);
   // A faster DRAM never makes the feeder slower.
   net::RunOptions fast = opt;
   fast.bandwidth_gbps = 64;
-  CHECK(net::run_network(n, default_config(), fast).feeder.total.cycles <= r.feeder.total.cycles);
+  CHECK(net::run_network(n, default_config(), fast).feeder.total.stats.cycles <= r.feeder.total.stats.cycles);
 }
 
 TEST_CASE("bad run options are InputErrors naming the option", "[network][reject]") {
@@ -166,7 +166,7 @@ TEST_CASE("reports are written whole with the documented keys", "[network][repor
     CHECK(j["total"][key].IsScalar());
   CHECK(j["layers"].size() == 4);
   CHECK(j["layers"][0]["feeder"]["plan"]["order"].IsScalar());
-  CHECK(j["total"]["dram_mb"].as<double>() == Approx(double(r.feeder.total.dram.total()) * 1e-6));
+  CHECK(j["total"]["dram_mb"].as<double>() == Approx(double(r.feeder.total.stats.dram.total()) * 1e-6));
   const std::string csv = slurp(dir / "small.csv");
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 2 * 4);
   CHECK(slurp(dir / "small_bytes_per_op.svg").find("</svg>") != std::string::npos);
