@@ -1,0 +1,767 @@
+// Testbench of the controller (docs/microarchitecture.md, section 5), one for all three views:
+// random command streams (opcode mixes, wait thresholds of none / the last dispatched / anything
+// between, valid gaps, junk on the port while it is not valid, delta-cycle glitches before the
+// final values), three engine models with random latencies, resets between and inside streams.
+// A queue-based scoreboard written here (the spec's rules, sharing nothing with ControllerCore)
+// checks cmd_ready, start, the started command, idle every cycle and the done counters after
+// every edge; directed cases check that a threshold naming a command not dispatched yet is
+// refused, and on the core that a repeated eval() in one cycle leaves no trace.
+//   controller_tb [--view core|sc|all] [--seed N] [--streams N] [--long]   the C++ core and the
+//         SystemC module (150 / 3000 streams)
+//   controller_rtl_tb_<cfg> [--config FILE] [--seed N] [--streams N] [--long]   controller.sv
+//         Verilated for one configuration (FLYCOL_VTOP defined)
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "hw/common/command.h"
+#include "hw/common/hw_params.h"
+#include "hw/common/protocol_error.h"
+#include "sim/rtlgen/rtl_types.h"  // pack_command: the bits a command travels as
+#include "tb/common/args.h"
+#include "tb/common/check.h"
+#include "tb/common/random.h"
+
+#ifdef FLYCOL_VTOP
+#include FLYCOL_VTOP_HEADER
+#include "sim/config/config.h"
+#include "sim/config/config_keys.h"
+#include "tb/common/verilator.h"
+#else
+#include <systemc>
+
+#include "hw/controller/controller.h"
+#include "hw/controller/controller_core.h"
+#include "tb/common/systemc.h"
+#endif
+
+using namespace flycol;
+using namespace flycol::hw;
+
+namespace {
+
+constexpr int kEngines = 3;  // LD, EX, PS (the index is int(Engine))
+const char* engine_name(int e) { return e == 0 ? "LD" : (e == 1 ? "EX" : "PS"); }
+using Packed = std::vector<std::uint32_t>;
+
+// The inputs of one cycle.
+struct Drive {
+  bool rst_n = true, valid = false;
+  Command cmd;
+  bool busy[kEngines] = {false, false, false}, done[kEngines] = {false, false, false};
+};
+
+// The outputs of one cycle (start_cmd packed as the RTL carries it; meaningful with start).
+struct Outs {
+  bool cmd_ready = false, idle = false;
+  bool start[kEngines] = {false, false, false};
+  Packed start_cmd[kEngines];
+};
+
+// What became of one offered command (the directed threshold cases).
+enum class Verdict { accepted, refused, not_ready };
+const char* verdict_name(Verdict v) {
+  return v == Verdict::accepted ? "accepted" : v == Verdict::refused ? "refused" : "not ready";
+}
+
+// Registered state after an edge; what a view cannot show is left at -1.
+struct Registered {
+  std::int64_t done[kEngines] = {-1, -1, -1}, dispatched[kEngines] = {-1, -1, -1}, queued[kEngines] = {-1, -1, -1};
+};
+
+// ---------------------------------------------------------------------------------------------
+// Stimulus: how one stream stresses the controller.
+
+struct Profile {
+  int op_weight[5];                        // relative frequency of each opcode
+  int lat_lo[kEngines], lat_hi[kEngines];  // engine busy cycles per command
+  double valid_prob;                       // chance to offer the next command in a cycle
+  double glitch_prob;                      // chance of transient inputs before the final ones
+  int wait_zero, wait_last;                // percent of thresholds that are 0 / the last dispatched
+};
+
+// ---------------------------------------------------------------------------------------------
+// Reference and scoreboard: the controller as section 5 states it. Per engine a FIFO of
+// kCmdQueueDepth commands; a command is accepted when its engine's queue has room; an engine
+// starts its queue head when it is not busy and the head's thresholds are met by the done
+// counters; idle when every queue is empty and no engine busy.
+
+template <class View>
+class Bench {
+public:
+  Bench(View& v, std::uint64_t seed, tb::MismatchLog& log, bool with_glitches)
+      : v_(v), r_(seed), log_(log), glitches_(with_glitches) {}
+
+  std::uint64_t cycle = 0, commands = 0, starts = 0, glitches = 0, streams_cut = 0, directed = 0;
+
+  void run(int n_streams) {
+    do_reset(3);
+    for (int s = 0; s < n_streams && !too_many(); ++s) {
+      new_profile();
+      // Sometimes a reset between streams; otherwise the counters keep counting and the new
+      // stream's thresholds continue from the old ones.
+      if (s > 0 && r_.chance(0.3)) do_reset(r_.uniform(1, 3));
+      run_stream(r_.uniform(1, 300));
+    }
+    if (!too_many()) directed_bad_waits();
+  }
+
+private:
+  View& v_;
+  tb::Rand r_;
+  tb::MismatchLog& log_;
+  bool glitches_;
+  Profile prof_{};
+  std::deque<Command> queue_[kEngines];
+  std::uint32_t done_cnt_[kEngines] = {0, 0, 0}, accepted_[kEngines] = {0, 0, 0};
+  int remaining_[kEngines] = {0, 0, 0};  // engine model: busy cycles left, 0 = idle
+  bool pending_ = false;                 // cmd_ is a real offer held until accepted
+  int stream_left_ = 0;
+  Command cmd_;
+  std::uint64_t serial_ = 0;
+
+  bool too_many() const { return log_.errors() >= std::uint64_t(tb::MismatchLog::kMaxReported); }
+
+  Command random_command(Opcode op) {
+    Command c;
+    c.op = op;
+    // A serial number in a field the controller passes through makes stream order visible.
+    c.dma.dram_addr = ++serial_ & 0xffffffffffull;
+    c.dma.buf = std::uint8_t(r_.uniform(0, 1));
+    c.dma.n_planes = std::uint32_t(r_.bits(16));
+    c.dma.plane_stride = std::uint32_t(r_.bits(32));
+    c.dma.row_len = std::uint32_t(r_.bits(16));
+    c.dma.tail = std::uint32_t(r_.bits(16));
+    c.run.preload = r_.chance(0.5);
+    c.run.n_kg = std::uint32_t(r_.uniform(1, 4));
+    c.run.n_c = std::uint32_t(r_.uniform(1, 64));
+    c.run.step_cy = std::uint32_t(r_.bits(24));
+    c.run.lane_stride = std::uint32_t(r_.bits(8));
+    c.run.pattern = r_.bits(64);
+    return c;
+  }
+
+  Opcode random_opcode() {
+    int total = 0;
+    for (int w : prof_.op_weight) total += w;
+    int k = r_.uniform(0, total - 1);
+    for (int i = 0; i < 5; ++i) {
+      if (k < prof_.op_weight[i]) return Opcode(i);
+      k -= prof_.op_weight[i];
+    }
+    return Opcode::Run;
+  }
+
+  // Thresholds name only commands already dispatched (the stream is offered in order), including
+  // the command's own engine: none, the latest, or anything in between.
+  std::uint32_t random_wait(int e) {
+    const int k = r_.uniform(0, 99);
+    if (k < prof_.wait_zero || accepted_[e] == 0) return 0;
+    if (k < prof_.wait_zero + prof_.wait_last) return accepted_[e];
+    return std::uint32_t(r_.uniform(0, int(accepted_[e])));
+  }
+
+  void new_profile() {
+    static const int kLat[][2] = {{1, 1}, {1, 3}, {1, 10}, {5, 40}, {1, 100}};
+    static const double kValid[] = {1.0, 0.7, 0.3, 0.05};
+    for (int& w : prof_.op_weight) w = r_.uniform(0, 4);
+    if (r_.uniform(0, 3) == 0)
+      for (int& w : prof_.op_weight) w = 1;
+    prof_.op_weight[r_.uniform(0, 4)] += 1;  // never all zero
+    for (int e = 0; e < kEngines; ++e) {
+      const int k = r_.uniform(0, 4);
+      prof_.lat_lo[e] = kLat[k][0];
+      prof_.lat_hi[e] = kLat[k][1];
+    }
+    prof_.valid_prob = kValid[r_.uniform(0, 3)];
+    prof_.glitch_prob = r_.chance(0.5) || !glitches_ ? 0.0 : 0.25;
+    prof_.wait_zero = r_.uniform(0, 60);
+    prof_.wait_last = r_.uniform(0, 100 - prof_.wait_zero);
+  }
+
+  Drive engines_drive(bool valid, const Command& c) const {
+    Drive d;
+    d.valid = valid;
+    d.cmd = c;
+    for (int e = 0; e < kEngines; ++e) {
+      d.busy[e] = remaining_[e] > 0;
+      d.done[e] = remaining_[e] == 1;
+    }
+    return d;
+  }
+
+  // Junk: a transient offer (possibly of an illegal or unknown opcode with impossible thresholds)
+  // and busy pattern; the controller must behave as if it never happened.
+  Drive junk_drive() {
+    Drive g;
+    g.valid = r_.chance(0.7);
+    g.cmd = random_command(Opcode(r_.uniform(0, 4)));
+    g.cmd.wait_ps = accepted_[2] + 1;
+    g.cmd.wait_ld = std::uint32_t(r_.bits(32));
+    for (int e = 0; e < kEngines; ++e) g.busy[e] = r_.chance(0.5);
+    return g;
+  }
+
+  void do_reset(int cycles) {
+    Drive d;
+    d.rst_n = false;
+    for (int i = 0; i < cycles; ++i) {
+      log_.at(cycle);
+      v_.drive(d);
+      v_.edge(d);
+      ++cycle;
+    }
+    for (int e = 0; e < kEngines; ++e) {
+      queue_[e].clear();
+      done_cnt_[e] = accepted_[e] = 0;
+      remaining_[e] = 0;
+    }
+    pending_ = false;
+    log_.note("reset for {} cycles", cycles);
+  }
+
+  // One cycle: drive (after a glitch, maybe), check the outputs against the scoreboard, advance
+  // it over the edge, and check the registered state after the edge. Returns the accepted flag.
+  bool cycle_step(const Drive& d, bool glitch) {
+    log_.at(cycle);
+    if (glitch) {
+      ++glitches;
+      v_.glitch(junk_drive());
+    }
+    v_.drive(d);
+    log_.note("valid {} {} busy {}{}{} done {}{}{}", d.valid, d.cmd.to_string(), d.busy[0], d.busy[1], d.busy[2],
+              d.done[0], d.done[1], d.done[2]);
+    const Outs o = v_.out();
+    if (v_.fault()) log_.fail("an assertion fired");
+    // cmd_ready_o depends on the offered opcode's queue, valid or not; opcodes outside the table
+    // (only ever offered with valid low) count as LD.
+    const bool valid_op = int(d.cmd.op) <= int(Opcode::Run);
+    const int target = valid_op ? int(engine_of(d.cmd.op)) : 0;
+    log_.expect("cmd_ready_o", o.cmd_ready, queue_[target].size() < std::size_t(kCmdQueueDepth));
+    bool all_idle = true;
+    bool started[kEngines];
+    for (int e = 0; e < kEngines; ++e) {
+      bool want = false;
+      if (!d.busy[e] && !queue_[e].empty()) {
+        const Command& h = queue_[e].front();
+        want = done_cnt_[0] >= h.wait_ld && done_cnt_[1] >= h.wait_ex && done_cnt_[2] >= h.wait_ps;
+      }
+      started[e] = want;
+      if (!log_.expect(e == 0 ? "start_o[LD]" : e == 1 ? "start_o[EX]" : "start_o[PS]", o.start[e], want)) {
+        log_.fail("  engine {}: busy {}, {} queued, done {}/{}/{}{}", engine_name(e), d.busy[e], queue_[e].size(),
+                  done_cnt_[0], done_cnt_[1], done_cnt_[2],
+                  queue_[e].empty() ? "" : ", head " + queue_[e].front().to_string());
+      } else if (want) {
+        ++starts;
+        log_.expect_true(o.start_cmd[e] == rtl::pack_command(queue_[e].front()),
+                         fmt::format("start_cmd_o[{}] is not the queue head {}", engine_name(e),
+                                     queue_[e].front().to_string()));
+      }
+      all_idle = all_idle && queue_[e].empty() && !d.busy[e];
+    }
+    log_.expect("idle_o", o.idle, all_idle);
+
+    v_.edge(d);
+    ++cycle;
+    const bool accepted = d.valid && valid_op && queue_[target].size() < std::size_t(kCmdQueueDepth);
+    for (int e = 0; e < kEngines; ++e) {
+      if (d.done[e]) ++done_cnt_[e];
+      if (remaining_[e] > 0) --remaining_[e];
+      if (started[e]) {
+        queue_[e].pop_front();
+        remaining_[e] = r_.uniform(prof_.lat_lo[e], prof_.lat_hi[e]);
+      }
+    }
+    if (accepted) {
+      queue_[target].push_back(d.cmd);
+      ++accepted_[target];
+    }
+    Registered reg;
+    v_.registered(reg);
+    for (int e = 0; e < kEngines; ++e) {
+      if (reg.done[e] >= 0) log_.expect("done counter", std::uint64_t(reg.done[e]), std::uint64_t(done_cnt_[e]));
+      if (reg.dispatched[e] >= 0)
+        log_.expect("dispatched counter", std::uint64_t(reg.dispatched[e]), std::uint64_t(accepted_[e]));
+      if (reg.queued[e] >= 0) log_.expect("queue count", std::uint64_t(reg.queued[e]), std::uint64_t(queue_[e].size()));
+    }
+    return accepted;
+  }
+
+  bool stream_done() const {
+    if (pending_ || stream_left_ > 0) return false;
+    for (int e = 0; e < kEngines; ++e)
+      if (!queue_[e].empty() || remaining_[e] > 0) return false;
+    return true;
+  }
+
+  void run_stream(int n) {
+    stream_left_ = n;
+    tb::Watchdog dog(5000);
+    // Now and then a reset cuts the stream short, with commands queued and engines busy.
+    const std::uint64_t reset_at = r_.chance(0.1) ? cycle + std::uint64_t(r_.uniform(1, 5 * n)) : 0;
+    while (!stream_done() && !too_many()) {
+      if (cycle == reset_at) {
+        ++streams_cut;
+        do_reset(r_.uniform(1, 3));
+        stream_left_ = 0;
+        return;
+      }
+      if (!pending_ && stream_left_ > 0 && r_.chance(prof_.valid_prob)) {
+        cmd_ = random_command(random_opcode());
+        cmd_.wait_ld = random_wait(0);
+        cmd_.wait_ex = random_wait(1);
+        cmd_.wait_ps = random_wait(2);
+        pending_ = true;
+        --stream_left_;
+      }
+      const std::uint32_t done_before = done_cnt_[0] + done_cnt_[1] + done_cnt_[2];
+      bool progress;
+      if (pending_) {
+        progress = cycle_step(engines_drive(true, cmd_), r_.chance(prof_.glitch_prob));
+        if (progress) {
+          pending_ = false;
+          ++commands;
+        }
+      } else {
+        // Junk while not valid, including opcodes outside the table and impossible thresholds.
+        Command junk = random_command(Opcode(r_.uniform(0, 7)));
+        junk.wait_ld = std::uint32_t(r_.bits(32));
+        junk.wait_ps = std::uint32_t(r_.bits(32));
+        cycle_step(engines_drive(false, junk), r_.chance(prof_.glitch_prob));
+        progress = false;
+      }
+      if (progress || done_cnt_[0] + done_cnt_[1] + done_cnt_[2] != done_before) dog.progress();
+      if (!dog.tick(log_, "the stream to complete")) return;
+    }
+    // One more cycle with nothing offered: idle_o must be high now (checked by the scoreboard).
+    cycle_step(engines_drive(false, Command{}), false);
+  }
+
+  // A command waiting for a command of an engine that has not been dispatched yet must be refused
+  // when it is accepted (core: ProtocolError, SystemC: SC_ERROR, RTL: an assertion); one waiting
+  // for exactly the last dispatched command is legal.
+  void directed_bad_waits() {
+    struct Case {
+      Opcode op;
+      int engine, ahead;
+      bool error;
+    };
+    const Case cases[] = {{Opcode::LoadIfmap, 2, 1, true},   {Opcode::Run, 0, 1, true},
+                          {Opcode::LoadWeights, 0, 1, true}, {Opcode::StorePsums, 2, 5, true},
+                          {Opcode::Run, 1, 1, true},         {Opcode::Run, 1, 0, false},
+                          {Opcode::LoadPsums, 0, 0, false}};
+    v_.expect_refusals_begin();
+    for (const Case& k : cases) {
+      do_reset(2);
+      for (int e = 0; e < kEngines; ++e) prof_.lat_lo[e] = prof_.lat_hi[e] = 1;
+      // Dispatch one command of each engine first, so "dispatched" is not just zero.
+      for (Opcode op : {Opcode::LoadIfmap, Opcode::Run, Opcode::StorePsums}) {
+        const Command c = random_command(op);
+        tb::Watchdog dog(100);
+        while (!cycle_step(engines_drive(true, c), false) && dog.tick(log_, "a directed command's acceptance")) {
+        }
+      }
+      Command c = random_command(k.op);
+      std::uint32_t* waits[kEngines] = {&c.wait_ld, &c.wait_ex, &c.wait_ps};
+      *waits[k.engine] = accepted_[k.engine] + std::uint32_t(k.ahead);
+      log_.at(cycle);
+      const Verdict got = v_.offer_once(engines_drive(true, c));
+      ++cycle;
+      ++directed;
+      const Verdict want = k.error ? Verdict::refused : Verdict::accepted;
+      log_.expect_true(got == want,
+                       fmt::format("directed: {} waiting for {} command {} with {} dispatched: {}, expected {}",
+                                   opcode_name(k.op), engine_name(k.engine), *waits[k.engine], accepted_[k.engine],
+                                   verdict_name(got), verdict_name(want)));
+    }
+    v_.expect_refusals_end();
+    do_reset(2);
+  }
+};
+
+#ifdef FLYCOL_VTOP
+
+// ---------------------------------------------------------------------------------------------
+// controller.sv, Verilated for one configuration.
+
+class RtlView {
+public:
+  RtlView(std::uint64_t seed) : ctx_(tb::make_context(seed)), dut_(std::make_unique<FLYCOL_VTOP>(ctx_.get())) {
+    dut_->clk_i = 0;
+    dut_->rst_ni = 1;
+    dut_->eval();
+  }
+  ~RtlView() { dut_->final(); }
+  void drive(const Drive& d) {
+    dut_->rst_ni = d.rst_n;
+    dut_->cmd_valid_i = d.valid;
+    const Packed w = rtl::pack_command(d.cmd);
+    for (std::size_t i = 0; i < w.size(); ++i) dut_->cmd_i.at(i) = w[i];
+    std::uint32_t busy = 0, done = 0;
+    for (int e = 0; e < kEngines; ++e) {
+      busy |= std::uint32_t(d.busy[e]) << e;
+      done |= std::uint32_t(d.done[e]) << e;
+    }
+    dut_->busy_i = std::uint8_t(busy);
+    dut_->done_i = std::uint8_t(done);
+  }
+  void glitch(const Drive& d) {
+    drive(d);
+    dut_->eval();
+  }
+  Outs out() {
+    dut_->eval();
+    Outs o;
+    o.cmd_ready = dut_->cmd_ready_o;
+    o.idle = dut_->idle_o;
+    const int bits = rtl::command_bits();
+    for (int e = 0; e < kEngines; ++e) {
+      o.start[e] = (dut_->start_o >> e) & 1u;
+      for (int b = 0; b < bits; b += 32)
+        o.start_cmd[e].push_back(std::uint32_t(tb::get_bits(dut_->start_cmd_o, e * bits + b, std::min(32, bits - b))));
+    }
+    return o;
+  }
+  void edge(const Drive&) { tb::clock_edge(*ctx_, *dut_); }
+  bool fault() { return tb::take_assertion(*ctx_); }
+  void registered(Registered& r) {
+    dut_->eval();
+    for (int e = 0; e < kEngines; ++e) r.done[e] = std::int64_t(tb::get_bits(dut_->done_count_o, e * 32, 32));
+  }
+  void expect_refusals_begin() {
+    fmt::print("controller_rtl_tb: directed illegal thresholds; the RTL assertion messages below are expected\n");
+  }
+  void expect_refusals_end() {}
+  Verdict offer_once(const Drive& d) {
+    drive(d);
+    dut_->eval();
+    const bool ready = dut_->cmd_ready_o;
+    tb::clock_edge(*ctx_, *dut_);
+    const bool fired = tb::take_assertion(*ctx_);
+    return !ready ? Verdict::not_ready : fired ? Verdict::refused : Verdict::accepted;
+  }
+
+private:
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<FLYCOL_VTOP> dut_;
+};
+
+#else
+
+// ---------------------------------------------------------------------------------------------
+// ControllerCore alone. A glitch is an earlier eval() of the same cycle, which must leave no
+// trace (SystemC's delta cycles do the same to it).
+
+class CoreView {
+public:
+  explicit CoreView(const HwParams& p) : core_(p) {}
+  void drive(const Drive& d) { in_ = inputs(d); }
+  void glitch(const Drive& d) {
+    try {
+      (void)core_.eval(inputs(d));
+    } catch (const ProtocolError&) {
+      // an illegal transient offer: only the final inputs of the cycle count
+    }
+  }
+  Outs out() {
+    const ControllerCore::Out& c = core_.eval(in_);
+    Outs o;
+    o.cmd_ready = c.cmd_ready;
+    o.idle = c.idle;
+    for (int e = 0; e < kEngines; ++e) {
+      o.start[e] = c.start[e];
+      if (c.start[e]) o.start_cmd[e] = rtl::pack_command(c.start_cmd[e]);
+    }
+    return o;
+  }
+  void edge(const Drive& d) {
+    if (!d.rst_n) {
+      core_.reset();
+      return;
+    }
+    for (int e = 0; e < kEngines; ++e)
+      if (d.done[e]) core_.note_done(Engine(e));
+    core_.tick();
+  }
+  bool fault() { return false; }
+  void registered(Registered& r) const {
+    for (int e = 0; e < kEngines; ++e) {
+      r.done[e] = core_.done_count(Engine(e));
+      r.dispatched[e] = core_.dispatched_count(Engine(e));
+      r.queued[e] = core_.queue_count(Engine(e));
+    }
+  }
+  void expect_refusals_begin() {}
+  void expect_refusals_end() {}
+  Verdict offer_once(const Drive& d) {
+    try {
+      if (!core_.eval(inputs(d)).cmd_ready) return Verdict::not_ready;
+    } catch (const ProtocolError&) {
+      return Verdict::refused;
+    }
+    edge(d);
+    return Verdict::accepted;
+  }
+
+private:
+  static ControllerCore::In inputs(const Drive& d) {
+    ControllerCore::In in;
+    in.cmd_valid = d.valid;
+    in.cmd = d.cmd;
+    for (int e = 0; e < kEngines; ++e) in.engine_busy[e] = d.busy[e];
+    return in;
+  }
+  ControllerCore core_;
+  ControllerCore::In in_;
+};
+
+// The Controller SC_MODULE on its own signals and clock; a glitch is a delta cycle with other
+// values before the final ones. Its refusal is an SC_ERROR report (counted, not thrown, while
+// the directed cases run).
+class ScView {
+public:
+  ScView(const std::string& name, const HwParams& p) : dut_(name.c_str(), p) {
+    dut_.clk_i(clk_.clk());
+    dut_.rst_ni(rst_n_);
+    dut_.cmd_valid_i(valid_);
+    dut_.cmd_i(cmd_);
+    dut_.cmd_ready_o(ready_);
+    dut_.busy_i(busy_);
+    dut_.done_i(done_);
+    dut_.start_o(start_);
+    dut_.start_cmd_o(start_cmd_);
+    dut_.idle_o(idle_);
+  }
+  void drive(const Drive& d) {
+    rst_n_.write(d.rst_n);
+    valid_.write(d.valid);
+    cmd_.write(d.cmd);
+    for (int e = 0; e < kEngines; ++e) {
+      busy_[std::size_t(e)].write(d.busy[e]);
+      done_[std::size_t(e)].write(d.done[e]);
+    }
+  }
+  void glitch(const Drive& d) {
+    drive(d);
+    tb::ScClock::settle();
+  }
+  Outs out() {
+    tb::ScClock::settle();
+    Outs o;
+    o.cmd_ready = ready_.read();
+    o.idle = idle_.read();
+    for (int e = 0; e < kEngines; ++e) {
+      o.start[e] = start_[std::size_t(e)].read();
+      if (o.start[e]) o.start_cmd[e] = rtl::pack_command(start_cmd_[std::size_t(e)].read());
+    }
+    return o;
+  }
+  void edge(const Drive&) { clk_.step(); }
+  bool fault() { return false; }
+  void registered(Registered& r) const {
+    for (int e = 0; e < kEngines; ++e) {
+      r.done[e] = dut_.core().done_count(Engine(e));
+      r.dispatched[e] = dut_.core().dispatched_count(Engine(e));
+      r.queued[e] = dut_.core().queue_count(Engine(e));
+    }
+  }
+  void expect_refusals_begin() {
+    sc_core::sc_report_handler::set_actions(dut_.name(), sc_core::SC_ERROR, sc_core::SC_DISPLAY);
+    fmt::print("controller_tb: directed illegal thresholds; the SC_ERROR reports of {} below are expected\n",
+               dut_.name());
+  }
+  void expect_refusals_end() {
+    sc_core::sc_report_handler::set_actions(dut_.name(), sc_core::SC_ERROR, sc_core::SC_UNSPECIFIED);
+  }
+  Verdict offer_once(const Drive& d) {
+    const int before = sc_core::sc_report_handler::get_count(dut_.name(), sc_core::SC_ERROR);
+    drive(d);
+    tb::ScClock::settle();
+    const bool ready = ready_.read();
+    clk_.step();
+    const int reports = sc_core::sc_report_handler::get_count(dut_.name(), sc_core::SC_ERROR) - before;
+    return !ready ? Verdict::not_ready : reports == 1 ? Verdict::refused : Verdict::accepted;
+  }
+
+private:
+  tb::ScClock clk_;
+  Controller dut_;
+  sc_core::sc_signal<bool> rst_n_, valid_, ready_, idle_;
+  sc_core::sc_signal<Command> cmd_;
+  sc_core::sc_vector<sc_core::sc_signal<bool>> busy_{"busy", kEngines}, done_{"done", kEngines},
+      start_{"start", kEngines};
+  sc_core::sc_vector<sc_core::sc_signal<Command>> start_cmd_{"start_cmd", kEngines};
+};
+
+// Directed checks of the bare core that need its own interface: the threshold rule at
+// acceptance, ignored thresholds of a command not offered, and that a second eval() in one
+// cycle with another engine's command leaves no stale push.
+void core_checks(tb::MismatchLog& log) {
+  const HwParams p;
+  auto offer = [](ControllerCore& c, Opcode op, std::uint32_t wld, std::uint32_t wex, std::uint32_t wps) {
+    ControllerCore::In in;
+    in.cmd_valid = true;
+    in.cmd.op = op;
+    in.cmd.wait_ld = wld;
+    in.cmd.wait_ex = wex;
+    in.cmd.wait_ps = wps;
+    (void)c.eval(in);
+    c.tick();
+  };
+  {
+    ControllerCore c(p);
+    tb::expect_throw<ProtocolError>(log, "first LD command waiting for itself", [&] { offer(c, Opcode::LoadIfmap, 1, 0, 0); });
+  }
+  {
+    ControllerCore c(p);
+    tb::expect_throw<ProtocolError>(log, "wait for an EX command before any RUN",
+                                    [&] { offer(c, Opcode::LoadWeights, 0, 1, 0); });
+  }
+  {
+    ControllerCore c(p);
+    offer(c, Opcode::Run, 0, 0, 0);
+    try {
+      offer(c, Opcode::StorePsums, 0, 1, 0);
+      log.expect_true(true, "");
+    } catch (const ProtocolError& e) {
+      log.expect_true(false, fmt::format("waiting for the dispatched RUN refused: {}", e.what()));
+    }
+    tb::expect_throw<ProtocolError>(log, "wait for a RUN not dispatched yet", [&] { offer(c, Opcode::StorePsums, 0, 2, 0); });
+    tb::expect_throw<ProtocolError>(log, "PS command waiting for itself", [&] { offer(c, Opcode::LoadPsums, 0, 0, 2); });
+  }
+  {
+    ControllerCore c(p);
+    ControllerCore::In in;
+    in.cmd.wait_ex = 7;
+    try {
+      (void)c.eval(in);
+      c.tick();
+      log.expect_true(true, "");
+    } catch (const ProtocolError& e) {
+      log.expect_true(false, fmt::format("thresholds of a command not offered were checked: {}", e.what()));
+    }
+  }
+  {
+    ControllerCore c(p);
+    ControllerCore::In in;
+    in.cmd_valid = true;
+    in.cmd.op = Opcode::LoadIfmap;
+    (void)c.eval(in);
+    in.cmd.op = Opcode::Run;
+    (void)c.eval(in);
+    c.tick();
+    log.expect_true(c.queue_count(Engine::LD) == 0 && c.queue_count(Engine::EX) == 1,
+                    "re-evaluation with another engine's command leaves a stale push");
+  }
+}
+
+#endif
+
+struct Totals {
+  std::uint64_t errors = 0, checks = 0, commands = 0, starts = 0, glitches = 0, cut = 0, directed = 0, cycles = 0;
+  template <class B>
+  void add(const B& b, const tb::MismatchLog& log) {
+    errors += log.errors();
+    checks += log.checks();
+    commands += b.commands;
+    starts += b.starts;
+    glitches += b.glitches;
+    cut += b.streams_cut;
+    directed += b.directed;
+    cycles += b.cycle;
+  }
+  std::string figures(int streams) const {
+    return fmt::format("{} streams ({} cut by a reset), {} commands, {} starts checked, {} glitches, {} directed, "
+                       "{} cycles",
+                       streams, cut, commands, starts, glitches, directed, cycles);
+  }
+};
+
+}  // namespace
+
+#ifdef FLYCOL_VTOP
+
+int main(int argc, char** argv) {
+  tb::Args args("controller_rtl_tb");
+  std::uint64_t streams = 150;
+  bool long_run = false, no_glitches = false;
+  std::string config = FLYCOL_RTL_CONFIG_FILE;
+  args.flag("no-glitches", &no_glitches, "no transient inputs before the final ones")
+      .count("streams", &streams, "random command streams (default 150)")
+      .flag("long", &long_run, "3000 streams")
+      .text("config", &config, "configuration file the RTL was Verilated for");
+  if (!args.parse(argc, argv)) return 2;
+  if (long_run) streams = 3000;
+  try {
+    (void)hardware_params(load_config_by_name_or_path(config));
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "controller_rtl_tb: {}\n", e.what());
+    return 2;
+  }
+  fmt::print("controller_rtl_tb [{}]: seed {}, {} streams\n", FLYCOL_RTL_CONFIG, args.seed, streams);
+  tb::MismatchLog log(fmt::format("rtl {}", FLYCOL_RTL_CONFIG));
+  RtlView view(args.seed);
+  Bench<RtlView> bench(view, tb::sub_seed(args.seed, 0), log, !no_glitches);
+  try {
+    bench.run(int(streams));
+  } catch (const std::exception& e) {
+    log.fail("exception: {}", e.what());
+  }
+  Totals t;
+  t.add(bench, log);
+  return tb::finish(fmt::format("controller_rtl_tb [{}]", FLYCOL_RTL_CONFIG), args, t.errors, t.checks,
+                    t.figures(int(streams)));
+}
+
+#else
+
+int sc_main(int argc, char* argv[]) {
+  tb::Args args("controller_tb");
+  std::uint64_t streams = 150;
+  bool long_run = false, no_glitches = false;
+  std::string view = "all";
+  args.flag("no-glitches", &no_glitches, "no transient inputs before the final ones")
+      .count("streams", &streams, "random command streams per view (default 150)")
+      .flag("long", &long_run, "3000 streams per view")
+      .text("view", &view, "core, sc or all (default)");
+  if (!args.parse(argc, argv)) return 2;
+  if (long_run) streams = 3000;
+  if (view != "core" && view != "sc" && view != "all") {
+    args.usage();
+    return 2;
+  }
+  fmt::print("controller_tb: view {}, seed {}, {} streams\n", view, args.seed, streams);
+  sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+  ScView sc_view("ctrl", HwParams{});  // every SC_MODULE exists before the first sc_start
+  Totals t;
+  if (view != "sc") {
+    tb::MismatchLog log("core");
+    core_checks(log);
+    CoreView core(HwParams{});
+    Bench<CoreView> bench(core, tb::sub_seed(args.seed, 0), log, !no_glitches);
+    try {
+      bench.run(int(streams));
+    } catch (const std::exception& e) {
+      log.fail("exception: {}", e.what());
+    }
+    t.add(bench, log);
+  }
+  if (view != "core") {
+    tb::MismatchLog log("sc");
+    Bench<ScView> bench(sc_view, tb::sub_seed(args.seed, 0), log, !no_glitches);  // the same stimulus as the core's
+    try {
+      bench.run(int(streams));
+    } catch (const std::exception& e) {
+      log.fail("exception: {}", e.what());
+    }
+    t.add(bench, log);  // any other SC_ERROR is thrown (tb::ScClock) and counted by the log
+  }
+  return tb::finish("controller_tb", args, t.errors, t.checks, t.figures(int(streams)));
+}
+
+#endif
