@@ -1,0 +1,629 @@
+// Testbench of the weight fetcher (docs/microarchitecture.md, section 9.3), one for all views:
+// random RUN shapes (small ones, one-step contexts, RUNs spanning the whole buffer), a random
+// weight SRAM image that changes between RUNs, random pop stalls, junk on the RUN fields while
+// start is low, resets between and inside RUNs. The reference is written here: the words of a
+// RUN in MAC-step order (kg, context, step) and the spec's read rule (a read issues while reads
+// are left and count + inflight < WFD; its word enters the FIFO at the next edge). Every cycle
+// valid_o, busy_o, the head word and the number of SRAM reads are checked; after each RUN the
+// read count statistic; then directed protocol errors must be refused.
+//   weight_fetcher_tb [--view core|sc|all] [--seed N] [--runs N] [--long]   the C++ core (on an
+//         SRAM bank) and the SystemC module in bank mode and in port mode, for COLS 16, 4, 5, 3, 1
+//   weight_fetcher_rtl_tb_<cfg> [--config FILE] [--seed N] [--runs N] [--long]   weight_fetcher.sv
+//         Verilated for one configuration, its SRAM port on a memory model of the bench
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "hw/common/command.h"
+#include "hw/common/hw_params.h"
+#include "hw/common/protocol_error.h"
+#include "tb/common/args.h"
+#include "tb/common/check.h"
+#include "tb/common/random.h"
+
+#ifdef FLYCOL_VTOP
+#include FLYCOL_VTOP_HEADER
+#include "sim/config/config.h"
+#include "sim/config/config_keys.h"
+#include "tb/common/verilator.h"
+#else
+#include <systemc>
+
+#include "hw/common/sram_bank.h"
+#include "hw/weight_fetcher/weight_fetcher.h"
+#include "hw/weight_fetcher/weight_fetcher_core.h"
+#include "tb/common/systemc.h"
+#endif
+
+using namespace flycol;
+using namespace flycol::hw;
+
+namespace {
+
+// The inputs of one cycle.
+struct Drive {
+  bool rst_n = true, start = false, pop = false;
+  RunDesc run;
+};
+
+// The weight SRAM as the bench sees it: the image, and the port of a view without a bank (read
+// data from the next cycle on, held until the next read).
+struct Image {
+  int depth, cols;
+  std::vector<word_elem_t> mem;
+  Image(int d, int c) : depth(d), cols(c), mem(std::size_t(d) * std::size_t(c)) {}
+  word_elem_t& at(int a, int e) { return mem[std::size_t(a) * std::size_t(cols) + std::size_t(e)]; }
+};
+
+struct PortModel {
+  std::vector<word_elem_t> rdata;
+  std::uint64_t reads = 0;
+  // The request of the cycle that ends; returns false for an address outside the buffer.
+  bool edge(Image& img, bool req, std::uint32_t addr) {
+    if (!req) return true;
+    if (int(addr) >= img.depth) return false;
+    ++reads;
+    rdata.resize(std::size_t(img.cols));
+    for (int e = 0; e < img.cols; ++e) rdata[std::size_t(e)] = img.at(int(addr), e);
+    return true;
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Stimulus, reference and scoreboard. A view offers: drive(d), edge(d), fault(), valid(), busy(),
+// word(e), reads() (SRAM reads since the last reset), stat_reads(&n) (the core's statistic, if
+// the view has it), poke(a, e, v) (the image changed), offer_once(d) (a directed protocol error:
+// whether it was refused), expect_refusals_begin/end().
+
+struct Figures {
+  std::uint64_t cycles = 0, runs = 0, runs_reset = 0, pops = 0, held_reads = 0, fifo_full = 0, directed = 0;
+};
+
+template <class View>
+class Bench {
+public:
+  Bench(View& v, Image& img, int wfd, std::uint64_t seed, tb::MismatchLog& log, Figures& fig, word_elem_t emask)
+      : v_(v), img_(img), wfd_(wfd), r_(seed), log_(log), fig_(fig), emask_(emask) {}
+
+  void run(int n_runs) {
+    for (int a = 0; a < img_.depth; ++a)
+      for (int e = 0; e < img_.cols; ++e) poke(a, e, word_elem_t(r_.bits(16)) & emask_);
+    do_reset(3);
+    for (int i = 0; i < n_runs && !too_many(); ++i) one_run();
+    if (!too_many()) directed_errors();
+  }
+
+private:
+  View& v_;
+  Image& img_;
+  int wfd_;
+  tb::Rand r_;
+  tb::MismatchLog& log_;
+  Figures& fig_;
+  word_elem_t emask_;
+  std::uint64_t reads_base_ = 0;
+
+  bool too_many() const { return log_.errors() >= std::uint64_t(tb::MismatchLog::kMaxReported); }
+
+  void poke(int a, int e, word_elem_t v) {
+    img_.at(a, e) = v;
+    v_.poke(a, e, v);
+  }
+
+  RunDesc random_shape() {
+    RunDesc r;
+    if (r_.chance(0.15)) {
+      // A RUN that spans (nearly) the whole buffer, so every address bit is exercised.
+      r.n_kg = std::uint32_t(r_.uniform(1, 3));
+      r.n_c = std::uint32_t(std::max(1, img_.depth / int(r.n_kg) - r_.uniform(0, 2)));
+      r.n_ky = r.n_kx = 1;
+      r.n_cy = 1;
+      r.n_cx = r_.chance(0.5) ? 2 : 1;
+    } else {
+      r.n_kg = std::uint32_t(r_.uniform(1, 3));
+      r.n_cy = std::uint32_t(r_.uniform(1, 3));
+      r.n_cx = std::uint32_t(r_.uniform(1, 3));
+      r.n_c = std::uint32_t(r_.uniform(1, 4));
+      r.n_ky = std::uint32_t(r_.uniform(1, 3));
+      r.n_kx = std::uint32_t(r_.uniform(1, 3));
+      if (r_.chance(0.1)) r.n_c = r.n_ky = r.n_kx = 1;  // one-step contexts
+    }
+    return r;
+  }
+
+  // RUN fields while start is low: anything, the fetcher must not look.
+  RunDesc junk_run() {
+    RunDesc r;
+    r.n_kg = std::uint32_t(r_.uniform(0, 0xffff));
+    r.n_cy = std::uint32_t(r_.uniform(0, 0xffff));
+    r.n_cx = std::uint32_t(r_.uniform(0, 5));
+    r.n_c = std::uint32_t(r_.uniform(0, 0xffff));
+    r.n_ky = std::uint32_t(r_.uniform(0, 5));
+    r.n_kx = std::uint32_t(r_.uniform(0, 5));
+    return r;
+  }
+
+  void do_reset(int cycles) {
+    Drive d;
+    d.rst_n = false;
+    for (int i = 0; i < cycles; ++i) {
+      log_.at(fig_.cycles);
+      v_.drive(d);
+      v_.edge(d);
+      ++fig_.cycles;
+    }
+    reads_base_ = v_.reads();
+    log_.note("reset for {} cycles", cycles);
+  }
+
+  // One cycle with no RUN of interest: junk fields, no pop; nothing may happen.
+  void idle_cycle() {
+    Drive d;
+    d.run = junk_run();
+    log_.at(fig_.cycles);
+    v_.drive(d);
+    log_.expect("valid_o (idle)", v_.valid(), false);
+    log_.expect("busy_o (idle)", v_.busy(), false);
+    const std::uint64_t before = v_.reads();
+    v_.edge(d);
+    if (v_.fault()) log_.fail("an assertion fired");
+    log_.expect("SRAM reads (idle)", v_.reads(), before);
+    ++fig_.cycles;
+  }
+
+  void one_run() {
+    // A few words of the image change between RUNs.
+    for (int i = 0; i < 8; ++i) {
+      const int a = r_.uniform(0, img_.depth - 1);
+      for (int e = 0; e < img_.cols; ++e) poke(a, e, word_elem_t(r_.bits(16)) & emask_);
+    }
+    for (int gap = r_.uniform(0, 3); gap > 0; --gap) idle_cycle();
+    const RunDesc run = random_shape();
+    const int len = int(run.steps_per_context());
+    std::vector<int> expected;  // word addresses in pop order
+    for (std::uint32_t g = 0; g < run.n_kg; ++g)
+      for (std::uint32_t ctx = 0; ctx < run.n_cy * run.n_cx; ++ctx)
+        for (int step = 0; step < len; ++step) expected.push_back(int(g) * len + step);
+    static const double kPopProbs[] = {1.0, 1.0, 0.9, 0.5, 0.2};
+    const double pop_prob = kPopProbs[r_.uniform(0, 4)];
+    const std::int64_t reset_after = r_.chance(0.04) ? r_.uniform(1, int(expected.size()) + 10) : -1;
+    log_.note("RUN kg {} cy {} cx {} c {} ky {} kx {}: {} words, pop rate {}", run.n_kg, run.n_cy, run.n_cx, run.n_c,
+              run.n_ky, run.n_kx, expected.size(), pop_prob);
+
+    // The spec's read rule, cycle by cycle: words in the FIFO, reads left, a read in flight.
+    int count = 0, reads_left = int(expected.size());
+    bool inflight = false;
+    std::uint64_t reads = 0;
+    std::size_t next = 0;
+    const std::uint64_t reads_at_start = v_.reads();
+    tb::Watchdog dog(2000);
+    for (std::int64_t c = 0; next < expected.size() || inflight || reads_left > 0 || c == 0; ++c) {
+      if (too_many()) return;
+      if (c == reset_after) {
+        ++fig_.runs_reset;
+        do_reset(r_.uniform(1, 2));
+        return;
+      }
+      Drive d;
+      d.start = c == 0;
+      d.run = d.start ? run : junk_run();
+      log_.at(fig_.cycles);
+      v_.drive(d);
+      // Moore outputs of this cycle against the model (the first cycle: nothing yet).
+      log_.expect("valid_o", v_.valid(), count > 0);
+      log_.expect("busy_o", v_.busy(), c > 0 && (reads_left > 0 || inflight));
+      if (count > 0) {
+        if (next >= expected.size()) {
+          log_.fail("valid_o after the last word");
+        } else {
+          for (int e = 0; e < img_.cols; ++e)
+            if (!log_.expect("word_o", std::uint64_t(v_.word(e)), std::uint64_t(img_.at(expected[next], e)))) {
+              log_.fail("  word {} of {} (address {}) element {}", next, expected.size(), expected[next], e);
+              break;
+            }
+        }
+      }
+      d.pop = count > 0 && r_.chance(pop_prob);
+      v_.drive(d);
+      v_.edge(d);
+      if (v_.fault()) log_.fail("an assertion fired");
+      ++fig_.cycles;
+      // The model over the edge: the read of this cycle (none in the start cycle, which only
+      // loads the RUN) enters the FIFO at the next edge.
+      const bool read = c > 0 && reads_left > 0 && count + (inflight ? 1 : 0) < wfd_;
+      if (c > 0 && !read && reads_left > 0) ++fig_.held_reads;
+      if (count == wfd_) ++fig_.fifo_full;
+      count += (inflight ? 1 : 0) - (d.pop ? 1 : 0);
+      inflight = read;
+      if (read) --reads_left, ++reads;
+      if (d.pop) ++next, ++fig_.pops, dog.progress();
+      if (read) dog.progress();
+      log_.expect("SRAM reads", v_.reads() - reads_at_start, reads);
+      if (!dog.tick(log_, "the RUN's words")) return;
+    }
+    ++fig_.runs;
+    std::uint64_t stat = 0;
+    if (v_.stat_reads(stat)) log_.expect("sram_reads() statistic", stat, v_.reads() - reads_base_);
+  }
+
+  // Protocol errors: each must be refused (core: ProtocolError; module: SC_ERROR; RTL: an
+  // assertion at the edge).
+  void directed_errors() {
+    v_.expect_refusals_begin();
+    RunDesc good;
+    good.n_c = 3;
+    auto directed = [&](const char* what, bool start_first, Drive d) {
+      do_reset(2);
+      if (start_first) {
+        Drive s;
+        s.start = true;
+        s.run = good;
+        v_.drive(s);
+        v_.edge(s);
+        ++fig_.cycles;
+      }
+      log_.at(fig_.cycles);
+      log_.expect_true(v_.offer_once(d), fmt::format("directed '{}' was not refused", what));
+      ++fig_.cycles;
+      ++fig_.directed;
+    };
+    Drive pop_empty;
+    pop_empty.pop = true;
+    directed("pop of an empty weight FIFO", false, pop_empty);
+    Drive again;
+    again.start = true;
+    again.run = good;
+    directed("start while busy", true, again);
+    Drive big = again;
+    big.run.n_kg = std::uint32_t(img_.depth / 3 + 1);
+    directed("RUN larger than the weight buffer", false, big);
+    Drive no_steps = again;
+    no_steps.run.n_kx = 0;
+    directed("RUN without steps", false, no_steps);
+    Drive no_ctx = again;
+    no_ctx.run.n_cy = 0;
+    directed("RUN without contexts", false, no_ctx);
+    v_.expect_refusals_end();
+    do_reset(2);
+  }
+};
+
+#ifdef FLYCOL_VTOP
+
+// ---------------------------------------------------------------------------------------------
+// weight_fetcher.sv, Verilated for one configuration; its SRAM port on the bench's image.
+
+class RtlView {
+public:
+  RtlView(const HwParams& p, Image& img, std::uint64_t seed)
+      : p_(p), img_(img), ctx_(tb::make_context(seed)), dut_(std::make_unique<FLYCOL_VTOP>(ctx_.get())) {
+    port_.rdata.assign(std::size_t(p.cols), 0);
+    dut_->clk_i = 0;
+    dut_->rst_ni = 1;
+    dut_->eval();
+  }
+  ~RtlView() { dut_->final(); }
+  void drive(const Drive& d) {
+    dut_->rst_ni = d.rst_n;
+    dut_->start_i = d.start;
+    dut_->run_n_kg_i = std::uint16_t(d.run.n_kg);
+    dut_->run_n_cy_i = std::uint16_t(d.run.n_cy);
+    dut_->run_n_cx_i = std::uint16_t(d.run.n_cx);
+    dut_->run_n_c_i = std::uint16_t(d.run.n_c);
+    dut_->run_n_ky_i = std::uint16_t(d.run.n_ky);
+    dut_->run_n_kx_i = std::uint16_t(d.run.n_kx);
+    dut_->pop_i = d.pop;
+    for (int e = 0; e < p_.cols; ++e) tb::put_elem(dut_->weight_rdata_i, e, p_.elem_bits, port_.rdata[std::size_t(e)]);
+    dut_->eval();
+  }
+  void edge(const Drive& d) {
+    dut_->eval();
+    if (dut_->weight_we_o) bad_port_ = "weight_we_o high: the fetcher only reads";
+    const bool req = dut_->weight_req_o && d.rst_n;
+    if (!port_.edge(img_, req, dut_->weight_addr_o)) bad_port_ = fmt::format("weight_addr_o {} out of range", dut_->weight_addr_o);
+    tb::clock_edge(*ctx_, *dut_);
+    if (!d.rst_n) port_.reads = 0;
+  }
+  bool fault() {
+    if (!bad_port_.empty()) {
+      fmt::print(stderr, "port: {}\n", bad_port_);
+      bad_port_.clear();
+      return true;
+    }
+    return tb::take_assertion(*ctx_);
+  }
+  bool valid() { return dut_->has_word_o; }
+  bool busy() { return dut_->busy_o; }
+  word_elem_t word(int e) { return word_elem_t(tb::get_elem(dut_->word_o, e, p_.elem_bits)); }
+  std::uint64_t reads() const { return port_.reads; }
+  bool stat_reads(std::uint64_t&) const { return false; }  // counted by the port model above
+  void poke(int, int, word_elem_t) {}                       // the port reads the image itself
+  void expect_refusals_begin() {
+    fmt::print("weight_fetcher_rtl_tb: directed protocol errors; the RTL assertion messages below are expected\n");
+  }
+  void expect_refusals_end() {}
+  bool offer_once(const Drive& d) {
+    drive(d);
+    edge(d);
+    bad_port_.clear();
+    return tb::take_assertion(*ctx_);
+  }
+
+private:
+  HwParams p_;
+  Image& img_;
+  PortModel port_;
+  std::string bad_port_;
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<FLYCOL_VTOP> dut_;
+};
+
+#else
+
+// ---------------------------------------------------------------------------------------------
+// WeightFetcherCore on an hw::SramBank.
+
+class CoreView {
+public:
+  explicit CoreView(const HwParams& p) : core_(p), bank_("weights", p.weight_depth, p.cols) {}
+  void drive(const Drive& d) { d_ = d; }
+  void edge(const Drive& d) {
+    if (!d.rst_n) {
+      core_.reset();
+      reads_base_ = bank_.reads();
+      return;
+    }
+    if (d.start) core_.start(d.run);
+    core_.set_pop(d.pop);
+    core_.eval(bank_);
+    core_.tick();
+    bank_.tick();
+  }
+  bool fault() { return false; }
+  bool valid() { return core_.has_word(); }
+  bool busy() { return core_.busy(); }
+  word_elem_t word(int e) { return word_elem_t(core_.word()[e]); }
+  std::uint64_t reads() const { return bank_.reads() - reads_base_; }
+  bool stat_reads(std::uint64_t& n) const {
+    n = core_.sram_reads();
+    return true;
+  }
+  void poke(int a, int e, word_elem_t v) { bank_.poke(a, e, v); }
+  void expect_refusals_begin() {}
+  void expect_refusals_end() {}
+  bool offer_once(const Drive& d) {
+    bool refused = false;
+    try {
+      edge(d);
+    } catch (const ProtocolError&) {
+      refused = true;
+    }
+    if (bank_.busy_this_cycle()) bank_.tick();  // a throw from tick() leaves the request pending
+    return refused;
+  }
+
+private:
+  WeightFetcherCore core_;
+  SramBank bank_;
+  Drive d_;
+  std::uint64_t reads_base_ = 0;
+};
+
+// The WeightFetcher SC_MODULE on its own signals and clock: with a bank it ticks (bank mode), or
+// with its SRAM port on the bench's image (port mode, as in the structural top).
+class ScView {
+public:
+  ScView(const std::string& name, const HwParams& p, Image& img, bool port_mode)
+      : p_(p), img_(img), port_mode_(port_mode), bank_("weights", p.weight_depth, p.cols),
+        dut_(port_mode ? std::make_unique<WeightFetcher>(name.c_str(), p)
+                       : std::make_unique<WeightFetcher>(name.c_str(), p, bank_)),
+        word_((name + "_word").c_str(), std::size_t(p.cols)), rdata_((name + "_rdata").c_str(), std::size_t(p.cols)) {
+    WeightFetcher& m = *dut_;
+    m.clk_i(clk_.clk());
+    m.rst_ni(rst_n_);
+    m.start_i(start_);
+    m.run_n_kg_i(n_[0]);
+    m.run_n_cy_i(n_[1]);
+    m.run_n_cx_i(n_[2]);
+    m.run_n_c_i(n_[3]);
+    m.run_n_ky_i(n_[4]);
+    m.run_n_kx_i(n_[5]);
+    m.pop_i(pop_);
+    m.valid_o(valid_);
+    m.word_o(word_);
+    m.busy_o(busy_);
+    if (port_mode) {
+      m.weight_req_o(req_);
+      m.weight_addr_o(addr_);
+      m.weight_rdata_i(rdata_);
+    }
+    port_.rdata.assign(std::size_t(p.cols), 0);
+  }
+  void drive(const Drive& d) {
+    rst_n_.write(d.rst_n);
+    start_.write(d.start);
+    const std::uint32_t n[6] = {d.run.n_kg, d.run.n_cy, d.run.n_cx, d.run.n_c, d.run.n_ky, d.run.n_kx};
+    for (int i = 0; i < 6; ++i) n_[i].write(n[i]);
+    pop_.write(d.pop);
+    tb::ScClock::settle();
+  }
+  void edge(const Drive& d) {
+    tb::ScClock::settle();
+    if (port_mode_) {
+      if (!port_.edge(img_, req_.read() && d.rst_n, addr_.read()))
+        bad_port_ = fmt::format("weight_addr_o {} out of range", addr_.read());
+    }
+    clk_.step();
+    // The read data of this cycle's request, from the next cycle on (after the edge).
+    if (port_mode_)
+      for (int e = 0; e < p_.cols; ++e) rdata_[std::size_t(e)].write(port_.rdata[std::size_t(e)]);
+    if (!d.rst_n) {
+      port_.reads = 0;
+      reads_base_ = bank_.reads();
+    }
+  }
+  bool fault() {
+    const bool f = !bad_port_.empty();
+    if (f) fmt::print(stderr, "port: {}\n", bad_port_);
+    bad_port_.clear();
+    return f;
+  }
+  bool valid() { return valid_.read(); }
+  bool busy() { return busy_.read(); }
+  word_elem_t word(int e) { return word_elem_t(word_[std::size_t(e)].read()); }
+  std::uint64_t reads() const { return port_mode_ ? port_.reads : bank_.reads() - reads_base_; }
+  bool stat_reads(std::uint64_t& n) const {
+    n = dut_->core().sram_reads();
+    return true;
+  }
+  void poke(int a, int e, word_elem_t v) { bank_.poke(a, e, v); }
+  void expect_refusals_begin() {
+    sc_core::sc_report_handler::set_actions(dut_->name(), sc_core::SC_ERROR, sc_core::SC_DISPLAY);
+    fmt::print("weight_fetcher_tb: directed protocol errors; the SC_ERROR reports of {} below are expected\n",
+               dut_->name());
+  }
+  void expect_refusals_end() {
+    sc_core::sc_report_handler::set_actions(dut_->name(), sc_core::SC_ERROR, sc_core::SC_UNSPECIFIED);
+  }
+  bool offer_once(const Drive& d) {
+    const int before = sc_core::sc_report_handler::get_count(dut_->name(), sc_core::SC_ERROR);
+    drive(d);
+    edge(d);
+    return sc_core::sc_report_handler::get_count(dut_->name(), sc_core::SC_ERROR) - before == 1;
+  }
+
+private:
+  HwParams p_;
+  Image& img_;
+  bool port_mode_;
+  SramBank bank_;
+  PortModel port_;
+  std::string bad_port_;
+  std::uint64_t reads_base_ = 0;
+  tb::ScClock clk_;
+  std::unique_ptr<WeightFetcher> dut_;
+  sc_core::sc_signal<bool> rst_n_, start_, pop_, valid_, busy_, req_;
+  sc_core::sc_signal<std::uint32_t> n_[6], addr_;
+  sc_core::sc_vector<sc_core::sc_signal<elem_t>> word_;
+  sc_core::sc_vector<sc_core::sc_signal<word_elem_t>> rdata_;
+};
+
+#endif
+
+std::string figures(const Figures& f) {
+  return fmt::format("{} RUNs ({} cut by a reset), {} words popped, {} directed cases, {} cycles ({} with a read held "
+                     "back by the FIFO rule, {} with the FIFO full)",
+                     f.runs, f.runs_reset, f.pops, f.directed, f.cycles, f.held_reads, f.fifo_full);
+}
+
+}  // namespace
+
+#ifdef FLYCOL_VTOP
+
+int main(int argc, char** argv) {
+  tb::Args args("weight_fetcher_rtl_tb");
+  std::uint64_t runs = 3000;
+  bool long_run = false;
+  std::string config = FLYCOL_RTL_CONFIG_FILE;
+  args.count("runs", &runs, "random RUNs (default 3000)")
+      .flag("long", &long_run, "30000 RUNs")
+      .text("config", &config, "configuration file the RTL was Verilated for");
+  if (!args.parse(argc, argv)) return 2;
+  if (long_run) runs = 30000;
+  HwParams p;
+  try {
+    p = hardware_params(load_config_by_name_or_path(config));
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "weight_fetcher_rtl_tb: {}\n", e.what());
+    return 2;
+  }
+  fmt::print("weight_fetcher_rtl_tb [{}]: COLS {}, depth {}, seed {}, {} RUNs\n", FLYCOL_RTL_CONFIG, p.cols,
+             p.weight_depth, args.seed, runs);
+  tb::MismatchLog log(fmt::format("rtl {}", FLYCOL_RTL_CONFIG));
+  Image img(p.weight_depth, p.cols);
+  RtlView view(p, img, args.seed);
+  Figures fig;
+  Bench<RtlView> bench(view, img, kWeightFifoDepth, tb::sub_seed(args.seed, 0), log, fig,
+                       word_elem_t((1u << p.elem_bits) - 1u));
+  try {
+    bench.run(int(runs));
+  } catch (const std::exception& e) {
+    log.fail("exception: {}", e.what());
+  }
+  return tb::finish(fmt::format("weight_fetcher_rtl_tb [{}]", FLYCOL_RTL_CONFIG), args, log.errors(), log.checks(),
+                    figures(fig));
+}
+
+#else
+
+int sc_main(int argc, char* argv[]) {
+  tb::Args args("weight_fetcher_tb");
+  std::uint64_t runs = 3000;
+  bool long_run = false;
+  std::string view = "all";
+  args.count("runs", &runs, "random RUNs per array width and view (default 3000)")
+      .flag("long", &long_run, "100000 RUNs per width and view")
+      .text("view", &view, "core, sc or all (default)");
+  if (!args.parse(argc, argv)) return 2;
+  if (long_run) runs = 100000;
+  if (view != "core" && view != "sc" && view != "all") {
+    args.usage();
+    return 2;
+  }
+  fmt::print("weight_fetcher_tb: view {}, seed {}, {} RUNs per width\n", view, args.seed, runs);
+  sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+  const int widths[] = {16, 4, 5, 3, 1};
+  auto params = [](int cols) {
+    HwParams p;
+    p.cols = cols;
+    p.weight_depth = 128;
+    return p;
+  };
+  // Every SC_MODULE exists before the first sc_start: per width one in bank and one in port mode.
+  std::vector<std::unique_ptr<Image>> images;
+  std::vector<std::unique_ptr<ScView>> sc_views;
+  for (int cols : widths)
+    for (bool port : {false, true}) {
+      images.push_back(std::make_unique<Image>(128, cols));
+      sc_views.push_back(std::make_unique<ScView>(fmt::format("wf{}_{}", cols, port ? "port" : "bank"), params(cols),
+                                                  *images.back(), port));
+    }
+  std::uint64_t errors = 0, checks = 0;
+  Figures fig;
+  for (std::size_t w = 0; w < std::size(widths); ++w) {
+    const HwParams p = params(widths[w]);
+    const std::uint64_t seed = tb::sub_seed(args.seed, w);  // the same stimulus on every view of a width
+    auto one = [&](const std::string& name, auto& v, Image& img) {
+      tb::MismatchLog log(fmt::format("{} COLS {}", name, p.cols));
+      Bench<std::remove_reference_t<decltype(v)>> bench(v, img, kWeightFifoDepth, seed, log, fig, 0xffffu);
+      try {
+        bench.run(int(runs));
+      } catch (const std::exception& e) {
+        log.fail("exception: {}", e.what());
+      }
+      errors += log.errors();
+      checks += log.checks();
+    };
+    if (view != "sc") {
+      Image img(128, p.cols);
+      CoreView core(p);
+      one("core", core, img);
+    }
+    if (view != "core") {
+      one("sc bank", *sc_views[2 * w], *images[2 * w]);
+      one("sc port", *sc_views[2 * w + 1], *images[2 * w + 1]);
+    }
+  }
+  if (runs >= 50 && fig.fifo_full == 0) {
+    fmt::print(stderr, "coverage: the weight FIFO was never full\n");
+    ++errors;
+  }
+  return tb::finish("weight_fetcher_tb", args, errors, checks, fmt::format("view {}, {}", view, figures(fig)));
+}
+
+#endif
