@@ -1,0 +1,706 @@
+// Testbench of the sequencer, the EX engine's issue stage (docs/microarchitecture.md, sections 9.4
+// and 10), one for all views: random RUNs (context lengths of one step, shorter than the window
+// spacing 2*COLS and longer; 1..6 contexts split over kg/cy/cx; preload or not), random
+// lanes_ready/weight_ready stalls (scattered and bursty), a preload-queue model in place of the
+// partial-sums manager (claims remove COLS words COLS cycles later; refills at random rates), junk
+// on the RUN fields without start and on unclaimed_i outside preload RUNs, transient inputs before
+// the final ones of a cycle, resets in the middle of RUNs. The reference is the spec's token rules,
+// written here: FILL and SWAP0 windows, then L*n_ctx MAC steps with the last step of each context
+// a window, windows at least 2*COLS apart and (with preload) only with COLS unclaimed words; every
+// cycle the token, pop, claim, busy and cycle class are checked, a cycle the rules allow a token in
+// must issue one, a stall-free RUN ends at the datasheet's cycle; then directed protocol errors.
+//   sequencer_tb [--view core|sc|all] [--seed N] [--runs N] [--cols N] [--long]   the C++ core and
+//         the SystemC module for every array width COLS 1..16 (400 / 8000 RUNs per width)
+//   sequencer_rtl_tb_<cfg> [--config FILE] [--seed N] [--runs N] [--long]   sequencer.sv Verilated
+//         for one configuration (3000 / 40000 RUNs)
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "hw/common/command.h"
+#include "hw/common/hw_params.h"
+#include "hw/common/protocol_error.h"
+#include "tb/common/args.h"
+#include "tb/common/check.h"
+#include "tb/common/random.h"
+
+#ifdef FLYCOL_VTOP
+#include FLYCOL_VTOP_HEADER
+#include "sim/config/config.h"
+#include "sim/config/config_keys.h"
+#include "tb/common/verilator.h"
+#else
+#include <systemc>
+
+#include "hw/sequencer/sequencer.h"
+#include "hw/sequencer/sequencer_core.h"
+#include "tb/common/systemc.h"
+#endif
+
+using namespace flycol;
+using namespace flycol::hw;
+
+namespace {
+
+// The cycle classes, numbered as the hardware reports them (spec section 13).
+enum class Kind : int { none = 0, mac, feeder_stall, weight_stall, context_stall, pipeline };
+const char* kind_name(Kind k) {
+  static const char* const names[] = {"none", "mac", "feeder_stall", "weight_stall", "context_stall", "pipeline"};
+  return int(k) >= 0 && int(k) < 6 ? names[int(k)] : "?";
+}
+
+// The inputs of one cycle.
+struct Drive {
+  bool rst_n = true, start = false, lanes = false, weight = false, finish = false;
+  RunDesc run;  // the fields on the run ports (junk unless start)
+  int unclaimed = 0;
+};
+
+// The outputs of one cycle.
+struct Outs {
+  bool valid = false, swap = false, window = false, pop = false, claim = false, busy = false;
+  Kind kind = Kind::none;
+};
+
+// A ready signal that is high with probability `on` in the long run and keeps its value for a
+// while when `change` is low, so both scattered and bursty stalls occur.
+struct ReadySource {
+  double on = 1.0, change = 1.0;
+  bool state = true;
+  bool next(tb::Rand& r) {
+    if (r.chance(change)) state = r.chance(on);
+    return state;
+  }
+};
+
+struct Figures {
+  std::uint64_t cycles = 0, runs = 0, runs_reset = 0, tokens = 0, glitches = 0, directed = 0, short_gaps = 0;
+  std::uint64_t kinds[6] = {0, 0, 0, 0, 0, 0};
+};
+
+// ---------------------------------------------------------------------------------------------
+// Stimulus, reference and scoreboard. A view offers drive(d) (the final inputs of the cycle),
+// glitch(d) (transient inputs before them), out(), edge(d), fault(), offer_once(d) (a directed
+// protocol error: whether it was refused), expect_refusals_begin/end().
+
+template <class View>
+class Bench {
+public:
+  Bench(View& v, int cols, int max_len, std::uint64_t seed, tb::MismatchLog& log, Figures& fig)
+      : v_(v), cols_(cols), max_len_(max_len), r_(seed), log_(log), fig_(fig) {}
+
+  void run(int n_runs) {
+    do_reset(3);
+    std::int64_t start_at = t_ + r_.uniform(0, 2);
+    int left = n_runs;
+    while (!too_many()) {
+      Drive d;
+      d.run = junk_run();
+      if (active_ && t_ == reset_at_) {
+        ++fig_.runs_reset;
+        do_reset(r_.uniform(1, 2));
+        start_at = t_ + r_.uniform(0, 3);
+        continue;
+      }
+      if (!active_ && t_ >= start_at) {
+        if (left == 0) break;
+        --left;
+        new_run();
+        d.start = true;
+        d.run = run_;
+      }
+      d.lanes = lanes_src_.next(r_);
+      d.weight = weight_src_.next(r_);
+      // Outside preload RUNs the sequencer must ignore unclaimed_i, so it carries junk there.
+      d.unclaimed = active_ && run_.preload ? pq_ - claimed_ : r_.uniform(0, 2 * cols_);
+      d.finish = active_ && finish_at_ == t_;
+      if (r_.chance(0.2)) {
+        Drive g = d;
+        g.lanes = r_.chance(0.5);
+        g.weight = r_.chance(0.5);
+        g.unclaimed = r_.uniform(0, 2 * cols_);
+        v_.glitch(g);
+        ++fig_.glitches;
+      }
+      log_.at(fig_.cycles);
+      v_.drive(d);
+      const Outs o = v_.out();
+      check_and_advance(d, o);
+      v_.edge(d);
+      if (v_.fault()) log_.fail("an assertion fired");
+      if (d.finish) start_at = t_ + 1 + r_.uniform(0, 3);
+      ++t_;
+      ++fig_.cycles;
+      if (active_ && finish_at_ < 0 && t_ - last_token_ > 5000) {
+        log_.fail("watchdog: no token for 5000 cycles (step {}/{}, window {})", macs_, len_ * n_ctx_, windows_);
+        break;
+      }
+    }
+    if (!too_many()) directed_errors();
+  }
+
+private:
+  View& v_;
+  int cols_, max_len_;
+  tb::Rand r_;
+  tb::MismatchLog& log_;
+  Figures& fig_;
+  std::int64_t t_ = 0;
+
+  // The RUN and its progress, from the tokens seen so far.
+  RunDesc run_;
+  std::uint32_t len_ = 1, n_ctx_ = 1;
+  bool active_ = false, fill_seen_ = false, swap0_seen_ = false;
+  std::uint32_t macs_ = 0, windows_ = 0;
+  std::int64_t last_window_ = 0, finish_at_ = -1, last_token_ = 0, reset_at_ = -1, run_start_ = 0;
+  std::int64_t prev_run_last_window_ = -1000000;
+  ReadySource lanes_src_, weight_src_;
+  // Preload-queue model (the partial-sums manager's side of the claim protocol).
+  int pq_ = 0, claimed_ = 0;
+  std::uint32_t delivered_ = 0, to_deliver_ = 0;
+  std::deque<std::pair<std::int64_t, int>> removals_;  // (cycle, words) popped at the end of that cycle
+  double fill_prob_ = 1.0;
+
+  bool too_many() const { return log_.errors() >= std::uint64_t(tb::MismatchLog::kMaxReported); }
+
+  // Splits n into three factors in random order.
+  void split3(std::uint32_t n, std::uint32_t& a, std::uint32_t& b, std::uint32_t& c) {
+    std::vector<std::uint32_t> divs;
+    for (std::uint32_t k = 1; k <= n; ++k)
+      if (n % k == 0) divs.push_back(k);
+    a = divs[std::size_t(r_.uniform(0, int(divs.size()) - 1))];
+    const std::uint32_t rest = n / a;
+    divs.clear();
+    for (std::uint32_t k = 1; k <= rest; ++k)
+      if (rest % k == 0) divs.push_back(k);
+    b = divs[std::size_t(r_.uniform(0, int(divs.size()) - 1))];
+    c = rest / b;
+  }
+
+  RunDesc junk_run() {
+    RunDesc j;
+    j.preload = r_.chance(0.5);
+    j.n_kg = std::uint32_t(r_.uniform(0, 0xffff));
+    j.n_cy = std::uint32_t(r_.uniform(0, 9));
+    j.n_cx = std::uint32_t(r_.uniform(0, 9));
+    j.n_c = std::uint32_t(r_.uniform(0, 0xffff));
+    j.n_ky = std::uint32_t(r_.uniform(0, 9));
+    j.n_kx = std::uint32_t(r_.uniform(0, 9));
+    return j;
+  }
+
+  void new_run() {
+    run_ = RunDesc{};
+    n_ctx_ = std::uint32_t(r_.uniform(1, 6));
+    // Context lengths: one step, shorter than the window spacing, and at least the spacing.
+    const int two_cols = 2 * cols_;
+    switch (r_.uniform(0, 2)) {
+      case 0: len_ = 1; break;
+      case 1: len_ = std::uint32_t(two_cols > 2 ? r_.uniform(2, two_cols - 1) : 1); break;
+      default: len_ = std::uint32_t(r_.uniform(two_cols, std::max(max_len_, two_cols + 8))); break;
+    }
+    split3(n_ctx_, run_.n_kg, run_.n_cy, run_.n_cx);
+    split3(len_, run_.n_c, run_.n_ky, run_.n_kx);
+    run_.preload = r_.chance(0.5);
+    static const double kOn[] = {1.0, 1.0, 0.9, 0.6, 0.3};
+    static const double kChange[] = {1.0, 0.3, 0.05};
+    lanes_src_ = {kOn[r_.uniform(0, 4)], kChange[r_.uniform(0, 2)], true};
+    weight_src_ = {kOn[r_.uniform(0, 4)], kChange[r_.uniform(0, 2)], true};
+    static const double kFill[] = {1.0, 0.5, 0.1, 0.02};
+    fill_prob_ = kFill[r_.uniform(0, 3)];
+    to_deliver_ = run_.preload ? n_ctx_ * std::uint32_t(cols_) : 0;
+    delivered_ = 0;
+    reset_at_ = r_.chance(0.04) ? t_ + r_.uniform(1, int(2 * len_ * n_ctx_) + 6 * cols_) : -1;
+    log_.note("RUN L {} n_ctx {} preload {} (kg {} cy {} cx {}, c {} ky {} kx {})", len_, n_ctx_, run_.preload,
+              run_.n_kg, run_.n_cy, run_.n_cx, run_.n_c, run_.n_ky, run_.n_kx);
+  }
+
+  // Reset: the sequencer and (in the model) the preload queue forget the RUN.
+  void do_reset(int cycles) {
+    Drive d;
+    d.rst_n = false;
+    for (int i = 0; i < cycles; ++i) {
+      log_.at(fig_.cycles);
+      v_.drive(d);
+      v_.edge(d);
+      ++t_;
+      ++fig_.cycles;
+    }
+    active_ = false;
+    finish_at_ = reset_at_ = -1;
+    pq_ = claimed_ = 0;
+    removals_.clear();
+    prev_run_last_window_ = -1000000;
+    log_.note("reset for {} cycles", cycles);
+  }
+
+  // Checks the outputs of cycle t_ against the rules, then advances the scoreboard and the models
+  // over the edge that ends it.
+  void check_and_advance(const Drive& d, const Outs& o) {
+    const bool issued = o.valid || o.swap || o.window;
+    log_.expect("busy_o", o.busy, active_);
+
+    enum class Next { none, fill, swap0, mac, drain } next = Next::none;
+    bool last = false;
+    if (active_) {
+      if (!fill_seen_) next = Next::fill;
+      else if (!swap0_seen_) next = Next::swap0;
+      else if (macs_ < len_ * n_ctx_) {
+        next = Next::mac;
+        last = (macs_ + 1) % len_ == 0;
+      } else {
+        next = Next::drain;
+      }
+    }
+    const bool needs_sram = run_.preload && windows_ < n_ctx_;
+    // The window spacing starts saturated at every RUN start (the spec: "starts saturated"), so
+    // the first window of a RUN never waits for the previous RUN's last one.
+    const bool gap_ok = windows_ == 0 || t_ - last_window_ >= 2 * cols_;
+    const bool pre_ok = !needs_sram || d.unclaimed >= cols_;
+    const bool window_ok = gap_ok && pre_ok;
+    bool allowed = false, want_v = false, want_s = false, want_w = false;
+    Kind want_kind = Kind::none;
+    switch (next) {
+      case Next::none: break;
+      case Next::fill:
+      case Next::swap0:
+        allowed = window_ok;
+        want_kind = Kind::pipeline;
+        want_s = next == Next::swap0;
+        want_w = true;
+        break;
+      case Next::mac:
+        allowed = d.lanes && d.weight && (!last || window_ok);
+        want_kind = !d.lanes ? Kind::feeder_stall
+                    : !d.weight ? Kind::weight_stall
+                    : (last && !window_ok) ? Kind::context_stall
+                    : Kind::mac;
+        want_v = true;
+        want_s = want_w = last;
+        break;
+      case Next::drain: want_kind = Kind::pipeline; break;
+    }
+    const std::string where =
+        fmt::format("(RUN L={} n_ctx={} preload={}, step {}/{}, window {})", len_, n_ctx_, int(run_.preload), macs_,
+                    len_ * n_ctx_, windows_);
+    if (issued) {
+      if (!allowed) {
+        // Say which rule the token broke.
+        if (next == Next::none || next == Next::drain) log_.fail("token outside the RUN's token sequence {}", where);
+        else if (o.valid && !(d.lanes && d.weight)) log_.fail("MAC step without lanes_ready/weight_ready {}", where);
+        else if (o.window && !gap_ok)
+          log_.fail("window token only {} cycles after the previous one (< 2*COLS = {}) {}", t_ - last_window_,
+                    2 * cols_, where);
+        else if (o.window && !pre_ok)
+          log_.fail("window needing SRAM preload with unclaimed = {} < COLS {}", d.unclaimed, where);
+        else
+          log_.fail("token issued although the rules do not allow it {}", where);
+      }
+      if (o.valid != want_v || o.swap != want_s || o.window != want_w)
+        log_.fail("token (valid {}, swap {}, window {}), expected (valid {}, swap {}, window {}) {}", o.valid, o.swap,
+                  o.window, want_v, want_s, want_w, where);
+    } else if (allowed) {
+      log_.fail("lost cycle: the rules allow a token but none was issued {}", where);
+    }
+    log_.expect("pop_o (= token_valid_o)", o.pop, o.valid);
+    log_.expect("claim_o", o.claim, o.window && needs_sram);
+    if (!log_.expect("cycle_kind_o", int(o.kind), int(want_kind)))
+      log_.fail("  class {}, expected {} {}", kind_name(o.kind), kind_name(want_kind), where);
+    if (active_) ++fig_.kinds[std::size_t(o.kind) % 6];
+
+    // Advance the RUN's progress by what was issued (checked above).
+    if (issued && active_) {
+      ++fig_.tokens;
+      last_token_ = t_;
+      if (next == Next::fill) fill_seen_ = true;
+      if (next == Next::swap0) swap0_seen_ = true;
+      if (next == Next::mac && o.valid) ++macs_;
+      if (o.window) {
+        if (windows_ == 0 && t_ - prev_run_last_window_ < 2 * cols_) ++fig_.short_gaps;
+        ++windows_;
+        last_window_ = t_;
+      }
+      if (next == Next::mac && o.valid && macs_ == len_ * n_ctx_) {
+        // Without stalls and preload the datasheet's latency holds exactly.
+        const std::int64_t span = std::max<std::int64_t>(len_, 2 * cols_);
+        const std::int64_t want = run_start_ + 1 + 2 * cols_ + std::int64_t(n_ctx_) * span;
+        if (!run_.preload && lanes_src_.on == 1.0 && weight_src_.on == 1.0 && t_ != want)
+          log_.fail("stall-free RUN issued its last step in cycle {}, expected {} {}", t_ - run_start_,
+                    want - run_start_, where);
+        // The partial-sums manager writes the last result some cycles after the last step.
+        finish_at_ = t_ + (r_.chance(0.3) ? r_.uniform(1, 2) : r_.uniform(1, 4 * cols_ + 20));
+      }
+    }
+    // Preload queue over the edge: claims, pops of claimed words, refills.
+    if (o.claim) {
+      claimed_ += cols_;
+      removals_.emplace_back(t_ + cols_, cols_);
+    }
+    while (!removals_.empty() && removals_.front().first <= t_) {
+      pq_ -= removals_.front().second;
+      claimed_ -= removals_.front().second;
+      removals_.pop_front();
+    }
+    if (claimed_ < 0 || pq_ < claimed_) log_.fail("preload model broken: {} words, {} claimed {}", pq_, claimed_, where);
+    if (active_ && delivered_ < to_deliver_ && r_.chance(fill_prob_)) {
+      const int room = std::min(2 * cols_ - pq_, int(to_deliver_ - delivered_));
+      if (room > 0) {
+        const int n = r_.uniform(1, std::min(room, cols_));
+        pq_ += n;
+        delivered_ += std::uint32_t(n);
+      }
+    }
+    // RUN start and end over the edge.
+    if (d.finish) {
+      if (!active_ || macs_ != len_ * n_ctx_) log_.fail("the bench finished a RUN that was not drained {}", where);
+      log_.expect("window tokens of the RUN (n_ctx + 2)", windows_, n_ctx_ + 2);
+      active_ = false;
+      finish_at_ = -1;
+      prev_run_last_window_ = last_window_;
+      ++fig_.runs;
+    }
+    if (d.start) {
+      active_ = true;
+      run_start_ = t_;
+      fill_seen_ = swap0_seen_ = false;
+      macs_ = windows_ = 0;
+      last_token_ = t_;
+    }
+  }
+  // Protocol errors, each of which must be refused (core: ProtocolError; module: SC_ERROR; RTL:
+  // an assertion at the edge).
+  void directed_errors() {
+    v_.expect_refusals_begin();
+    RunDesc good;
+    good.n_c = 2;
+    good.n_cx = 2;
+    Drive start_good;
+    start_good.start = true;
+    start_good.run = good;
+    auto directed = [&](const char* what, bool started, const Drive& bad) {
+      do_reset(2);
+      if (started) {
+        v_.drive(start_good);
+        (void)v_.out();
+        v_.edge(start_good);
+        ++fig_.cycles;
+      }
+      log_.at(fig_.cycles);
+      log_.expect_true(v_.offer_once(bad), fmt::format("directed '{}' was not refused", what));
+      ++fig_.cycles;
+      ++fig_.directed;
+    };
+    directed("start while a RUN is active", true, start_good);
+    Drive no_steps = start_good;
+    no_steps.run.n_ky = 0;
+    directed("RUN with no steps", false, no_steps);
+    Drive no_ctx = start_good;
+    no_ctx.run.n_kg = 0;
+    directed("RUN with no contexts", false, no_ctx);
+    Drive early_finish;
+    early_finish.finish = true;
+    directed("finish before the last step", true, early_finish);
+    directed("finish without a RUN", false, early_finish);
+    v_.expect_refusals_end();
+    do_reset(2);
+  }
+};
+
+#ifdef FLYCOL_VTOP
+
+// ---------------------------------------------------------------------------------------------
+// sequencer.sv, Verilated for one configuration.
+
+class RtlView {
+public:
+  explicit RtlView(std::uint64_t seed) : ctx_(tb::make_context(seed)), dut_(std::make_unique<FLYCOL_VTOP>(ctx_.get())) {
+    dut_->clk_i = 0;
+    dut_->rst_ni = 1;
+    dut_->eval();
+  }
+  ~RtlView() { dut_->final(); }
+  void drive(const Drive& d) {
+    dut_->rst_ni = d.rst_n;
+    dut_->start_i = d.start;
+    dut_->run_preload_i = d.run.preload;
+    dut_->run_n_kg_i = std::uint16_t(d.run.n_kg);
+    dut_->run_n_cy_i = std::uint16_t(d.run.n_cy);
+    dut_->run_n_cx_i = std::uint16_t(d.run.n_cx);
+    dut_->run_n_c_i = std::uint16_t(d.run.n_c);
+    dut_->run_n_ky_i = std::uint16_t(d.run.n_ky);
+    dut_->run_n_kx_i = std::uint16_t(d.run.n_kx);
+    dut_->lanes_ready_i = d.lanes;
+    dut_->weight_ready_i = d.weight;
+    dut_->unclaimed_i = std::uint8_t(d.unclaimed);
+    dut_->finish_i = d.finish;
+    dut_->eval();
+  }
+  void glitch(const Drive& d) { drive(d); }
+  Outs out() {
+    dut_->eval();
+    Outs o;
+    o.valid = dut_->token_valid_o;
+    o.swap = dut_->token_swap_o;
+    o.window = dut_->token_window_o;
+    o.pop = dut_->pop_o;
+    o.claim = dut_->claim_o;
+    o.busy = dut_->busy_o;
+    o.kind = Kind(dut_->cycle_kind_o);
+    return o;
+  }
+  void edge(const Drive&) { tb::clock_edge(*ctx_, *dut_); }
+  bool fault() { return tb::take_assertion(*ctx_); }
+  void expect_refusals_begin() {
+    fmt::print("sequencer_rtl_tb: directed protocol errors; the RTL assertion messages below are expected\n");
+  }
+  void expect_refusals_end() {}
+  bool offer_once(const Drive& d) {
+    drive(d);
+    tb::clock_edge(*ctx_, *dut_);
+    return tb::take_assertion(*ctx_);
+  }
+
+private:
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<FLYCOL_VTOP> dut_;
+};
+
+#else
+
+// ---------------------------------------------------------------------------------------------
+// SequencerCore alone; a transient input is an earlier eval() of the same cycle.
+
+class CoreView {
+public:
+  explicit CoreView(const HwParams& p) : core_(p) {}
+  void drive(const Drive& d) { d_ = d; }
+  void glitch(const Drive& d) { (void)core_.eval(inputs(d)); }
+  Outs out() {
+    const SequencerCore::Out& c = core_.eval(inputs(d_));
+    Outs o;
+    o.valid = c.token_valid;
+    o.swap = c.token_swap;
+    o.window = c.token_window;
+    o.pop = c.pop;
+    o.claim = c.claim;
+    o.busy = core_.busy();
+    o.kind = Kind(int(c.kind));
+    return o;
+  }
+  void edge(const Drive& d) {
+    if (!d.rst_n) {
+      core_.reset();
+      return;
+    }
+    if (d.start) core_.start(d.run);
+    if (d.finish) core_.finish();
+    core_.tick();
+  }
+  bool fault() { return false; }
+  void expect_refusals_begin() {}
+  void expect_refusals_end() {}
+  bool offer_once(const Drive& d) {
+    try {
+      (void)core_.eval(inputs(d));
+      edge(d);
+    } catch (const ProtocolError&) {
+      return true;
+    }
+    return false;
+  }
+
+private:
+  static SequencerCore::In inputs(const Drive& d) {
+    SequencerCore::In in;
+    in.lanes_ready = d.lanes;
+    in.weight_ready = d.weight;
+    in.unclaimed = d.unclaimed;
+    return in;
+  }
+  SequencerCore core_;
+  Drive d_;
+};
+
+// The Sequencer SC_MODULE on its own signals and clock; a transient input is a delta cycle with
+// other values before the final ones.
+class ScView {
+public:
+  ScView(const std::string& name, const HwParams& p) : dut_(name.c_str(), p) {
+    dut_.clk_i(clk_.clk());
+    dut_.rst_ni(rst_n_);
+    dut_.start_i(start_);
+    dut_.run_preload_i(preload_);
+    dut_.run_n_kg_i(n_[0]);
+    dut_.run_n_cy_i(n_[1]);
+    dut_.run_n_cx_i(n_[2]);
+    dut_.run_n_c_i(n_[3]);
+    dut_.run_n_ky_i(n_[4]);
+    dut_.run_n_kx_i(n_[5]);
+    dut_.lanes_ready_i(lanes_);
+    dut_.weight_ready_i(weight_);
+    dut_.unclaimed_i(unclaimed_);
+    dut_.finish_i(finish_);
+    dut_.token_valid_o(valid_);
+    dut_.token_swap_o(swap_);
+    dut_.token_window_o(window_);
+    dut_.pop_o(pop_);
+    dut_.claim_o(claim_);
+    dut_.busy_o(busy_);
+    dut_.cycle_kind_o(kind_);
+  }
+  void drive(const Drive& d) {
+    rst_n_.write(d.rst_n);
+    start_.write(d.start);
+    preload_.write(d.run.preload);
+    const std::uint32_t n[6] = {d.run.n_kg, d.run.n_cy, d.run.n_cx, d.run.n_c, d.run.n_ky, d.run.n_kx};
+    for (int i = 0; i < 6; ++i) n_[i].write(n[i]);
+    lanes_.write(d.lanes);
+    weight_.write(d.weight);
+    unclaimed_.write(d.unclaimed);
+    finish_.write(d.finish);
+  }
+  void glitch(const Drive& d) {
+    drive(d);
+    tb::ScClock::settle();
+  }
+  Outs out() {
+    tb::ScClock::settle();
+    Outs o;
+    o.valid = valid_.read();
+    o.swap = swap_.read();
+    o.window = window_.read();
+    o.pop = pop_.read();
+    o.claim = claim_.read();
+    o.busy = busy_.read();
+    o.kind = Kind(kind_.read());
+    return o;
+  }
+  void edge(const Drive&) { clk_.step(); }
+  bool fault() { return false; }
+  void expect_refusals_begin() {
+    sc_core::sc_report_handler::set_actions(dut_.name(), sc_core::SC_ERROR, sc_core::SC_DISPLAY);
+    fmt::print("sequencer_tb: directed protocol errors; the SC_ERROR reports of {} below are expected\n", dut_.name());
+  }
+  void expect_refusals_end() {
+    sc_core::sc_report_handler::set_actions(dut_.name(), sc_core::SC_ERROR, sc_core::SC_UNSPECIFIED);
+  }
+  bool offer_once(const Drive& d) {
+    const int before = sc_core::sc_report_handler::get_count(dut_.name(), sc_core::SC_ERROR);
+    drive(d);
+    clk_.step();
+    return sc_core::sc_report_handler::get_count(dut_.name(), sc_core::SC_ERROR) - before == 1;
+  }
+
+private:
+  tb::ScClock clk_;
+  Sequencer dut_;
+  sc_core::sc_signal<bool> rst_n_, start_, preload_, lanes_, weight_, finish_, valid_, swap_, window_, pop_, claim_,
+      busy_;
+  sc_core::sc_signal<std::uint32_t> n_[6];
+  sc_core::sc_signal<int> unclaimed_, kind_;
+};
+
+HwParams width(int cols) {
+  HwParams p;
+  p.cols = cols;
+  return p;
+}
+
+#endif
+
+std::string figures(const Figures& f) {
+  return fmt::format("{} RUNs (+{} cut by a reset), {} tokens, {} glitches, {} directed, {} cycles; classes mac {} "
+                     "feeder {} weight {} context {} pipeline {}; {} RUNs opened their first window < 2*COLS after "
+                     "the previous RUN's last",
+                     f.runs, f.runs_reset, f.tokens, f.glitches, f.directed, f.cycles, f.kinds[1], f.kinds[2],
+                     f.kinds[3], f.kinds[4], f.kinds[5], f.short_gaps);
+}
+
+}  // namespace
+
+#ifdef FLYCOL_VTOP
+
+int main(int argc, char** argv) {
+  tb::Args args("sequencer_rtl_tb");
+  std::uint64_t runs = 3000;
+  bool long_run = false;
+  std::string config = FLYCOL_RTL_CONFIG_FILE;
+  args.count("runs", &runs, "random RUNs (default 3000)")
+      .flag("long", &long_run, "40000 RUNs")
+      .text("config", &config, "configuration file the RTL was Verilated for");
+  if (!args.parse(argc, argv)) return 2;
+  if (long_run) runs = 40000;
+  HwParams p;
+  try {
+    p = hardware_params(load_config_by_name_or_path(config));
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "sequencer_rtl_tb: {}\n", e.what());
+    return 2;
+  }
+  fmt::print("sequencer_rtl_tb [{}]: COLS {}, seed {}, {} RUNs\n", FLYCOL_RTL_CONFIG, p.cols, args.seed, runs);
+  tb::MismatchLog log(fmt::format("rtl {}", FLYCOL_RTL_CONFIG));
+  Figures fig;
+  RtlView view(args.seed);
+  Bench<RtlView> bench(view, p.cols, 40, tb::sub_seed(args.seed, 0), log, fig);
+  try {
+    bench.run(int(runs));
+  } catch (const std::exception& e) {
+    log.fail("exception: {}", e.what());
+  }
+  return tb::finish(fmt::format("sequencer_rtl_tb [{}]", FLYCOL_RTL_CONFIG), args, log.errors(), log.checks(),
+                    figures(fig));
+}
+
+#else
+
+int sc_main(int argc, char* argv[]) {
+  tb::Args args("sequencer_tb");
+  std::uint64_t runs = 400, only_cols = 0;
+  bool long_run = false;
+  std::string view = "all";
+  args.count("runs", &runs, "random RUNs per width and view (default 400)")
+      .count("cols", &only_cols, "only this array width (1..16)")
+      .flag("long", &long_run, "8000 RUNs per width and view")
+      .text("view", &view, "core, sc or all (default)");
+  if (!args.parse(argc, argv)) return 2;
+  if (long_run) runs = 8000;
+  if ((view != "core" && view != "sc" && view != "all") || only_cols > 16) {
+    args.usage();
+    return 2;
+  }
+  fmt::print("sequencer_tb: view {}, seed {}, {} RUNs per width\n", view, args.seed, runs);
+  // Every SC_MODULE exists before the first sc_start.
+  std::vector<std::unique_ptr<ScView>> sc_views;
+  for (int cols = 1; cols <= 16; ++cols) sc_views.push_back(std::make_unique<ScView>(fmt::format("seq{}", cols), width(cols)));
+  std::uint64_t errors = 0, checks = 0;
+  Figures fig;
+  for (int cols = 1; cols <= 16; ++cols) {
+    if (only_cols != 0 && std::uint64_t(cols) != only_cols) continue;
+    const std::uint64_t seed = tb::sub_seed(args.seed, std::uint64_t(cols));  // the same stimulus on both views
+    auto one = [&](const std::string& name, auto& v) {
+      tb::MismatchLog log(fmt::format("{} COLS {}", name, cols));
+      Bench<std::remove_reference_t<decltype(v)>> bench(v, cols, 40, seed, log, fig);
+      try {
+        bench.run(int(runs));
+      } catch (const std::exception& e) {
+        log.fail("exception: {}", e.what());
+      }
+      errors += log.errors();
+      checks += log.checks();
+    };
+    if (view != "sc") {
+      CoreView core(width(cols));
+      one("core", core);
+    }
+    if (view != "core") one("sc", *sc_views[std::size_t(cols - 1)]);
+  }
+  return tb::finish("sequencer_tb", args, errors, checks, fmt::format("view {}, {}", view, figures(fig)));
+}
+
+#endif
