@@ -1,5 +1,5 @@
 // fp16_fma_rtl_tb: the RTL binary16 FMA (hw/pe/fp16_fma.sv, Verilated 64 lanes at a time through
-// tb/rtl/fp16_fma_lanes.sv) against fp16::fma, bit for bit. Default run: every triple of ~60
+// tb/fp16_fma/fp16_fma_lanes.sv) against fp16::fma, bit for bit. Default run: every triple of ~60
 // special values and 10M random triples in five distributions. --exhaustive-mul: all 2^32
 // operand pairs with c = -0 (a*b rounded once) against fp16::mul, on every hardware thread.
 #include <algorithm>

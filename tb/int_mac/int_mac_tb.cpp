@@ -1,5 +1,5 @@
 // int_mac_rtl_tb: the RTL integer MAC (hw/pe/int_mac.sv, int8 and int16 instances Verilated 64
-// lanes each through tb/rtl/int_mac_lanes.sv) against intmac::mac, bit for bit: every int8 x int8
+// lanes each through tb/int_mac/int_mac_lanes.sv) against intmac::mac, bit for bit: every int8 x int8
 // pair with accumulators at and around the int32 limits, and random int16 products.
 #include <chrono>
 #include <cstdint>
