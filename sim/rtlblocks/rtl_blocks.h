@@ -1,6 +1,6 @@
 // Verilated RTL blocks inside the structural SystemC top (hw/top/structural_top.h): the views
 // that put a block's RTL, through its adapter (rtl_adapters.h), in place of its SystemC module.
-// Used by tb/structural_tb.cpp (and meant for `flycol run --structural --rtl-blocks`) to find
+// Used by tb/top/structural_tb.cpp (and meant for `flycol run --structural --rtl-blocks`) to find
 // which block of a whole-layer run disagrees with the fast model. Without FLYCOL_BUILD_RTL the
 // library holds no RTL and make_rtl_block_views() says so.
 #pragma once

@@ -21,7 +21,7 @@
 #include "sim/golden/conv.h"
 #include "sim/rtlsim/rtl_top_impl.h"
 #include "sim/workload/workload.h"
-#include "tb/support/layer_cases.h"
+#include "tb/top/layer_cases.h"
 
 using namespace flycol;
 

@@ -15,7 +15,7 @@
 #include "sim/common/input_error.h"
 #include "sim/golden/conv.h"
 #include "sim/rtlsim/cosim.h"
-#include "tb/support/layer_cases.h"
+#include "tb/top/layer_cases.h"
 
 using namespace flycol;
 

@@ -3,7 +3,7 @@
 // against the golden convolution. One process elaborates one configuration.
 //
 //   accelerator_tb --config fornt16 --layers 100 --seed 1 --max-macs 2000000
-//   accelerator_tb --config small --regressions tb/accelerator_regressions.txt
+//   accelerator_tb --config small --regressions tb/top/accelerator_regressions.txt
 //
 // Exit code 0 only if every layer finished and matched.
 #include <chrono>
@@ -25,7 +25,7 @@
 #include "sim/scsim/layer_sim.h"
 #include "sim/workload/random_layer.h"
 #include "sim/workload/workload.h"
-#include "tb/support/layer_cases.h"
+#include "tb/top/layer_cases.h"
 
 using namespace flycol;
 using flycol::tb::Case;

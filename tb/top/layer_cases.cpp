@@ -1,5 +1,5 @@
 // Random and recorded whole-accelerator test cases (see layer_cases.h).
-#include "tb/support/layer_cases.h"
+#include "tb/top/layer_cases.h"
 
 #include <algorithm>
 #include <cstdio>

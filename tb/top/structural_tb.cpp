@@ -24,7 +24,7 @@
 #include "sim/golden/conv.h"
 #include "sim/scsim/layer_sim.h"
 #include "sim/workload/workload.h"
-#include "tb/support/layer_cases.h"
+#include "tb/top/layer_cases.h"
 #ifdef FLYCOL_WITH_RTL_BLOCKS
 #include "sim/rtlblocks/rtl_blocks.h"
 #endif

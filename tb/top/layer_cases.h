@@ -1,7 +1,7 @@
 // Random and recorded test cases of the whole accelerator, shared by the SystemC regression
-// (tb/accelerator_tb.cpp) and the RTL co-simulation regression (tb/cosim_tb.cpp): a case is a
+// (tb/top/accelerator_tb.cpp) and the RTL co-simulation regression (tb/top/cosim_tb.cpp): a case is a
 // layer, compiler options, operand and DRAM seeds, and it prints as one line that can be pasted
-// into tb/accelerator_regressions.txt to make it permanent.
+// into tb/top/accelerator_regressions.txt to make it permanent.
 #pragma once
 
 #include <cstdint>
