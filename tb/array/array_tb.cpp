@@ -843,7 +843,7 @@ int sc_main(int argc, char* argv[]) {
       .text("view", &view, "core, sc or all (default)");
   if (!args.parse(argc, argv)) return 2;
   if (long_run) runs = 1500;
-  if (view != "core" && view != "sc" && view != "all") {
+  if (!tb::valid_view(view)) {
     args.usage();
     return 2;
   }

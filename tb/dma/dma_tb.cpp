@@ -40,17 +40,11 @@
 #include "tb/common/check.h"
 #include "tb/common/random.h"
 
+#include "tb/common/views.h"
 #ifdef FLYCOL_VTOP
-#include FLYCOL_VTOP_HEADER
-#include "sim/config/config.h"
-#include "sim/config/config_keys.h"
 #include "sim/rtlgen/rtl_types.h"
-#include "tb/common/verilator.h"
 #else
-#include <systemc>
-
 #include "hw/dma/dma.h"
-#include "tb/common/systemc.h"
 #endif
 
 using namespace flycol;
@@ -1330,7 +1324,7 @@ int sc_main(int argc, char* argv[]) {
   args.flag("long", &long_run, "1000 commands per engine, more parameter sets and profiles")
       .text("view", &view, "core, sc or all (default)");
   if (!args.parse(argc, argv)) return 2;
-  if (view != "core" && view != "sc" && view != "all") {
+  if (!tb::valid_view(view)) {
     args.usage();
     return 2;
   }

@@ -27,17 +27,10 @@
 #include "tb/common/check.h"
 #include "tb/common/random.h"
 
-#ifdef FLYCOL_VTOP
-#include FLYCOL_VTOP_HEADER
-#include "sim/config/config.h"
-#include "sim/config/config_keys.h"
-#include "tb/common/verilator.h"
-#else
-#include <systemc>
-
+#include "tb/common/views.h"
+#ifndef FLYCOL_VTOP
 #include "hw/feeder/feed_lane.h"
 #include "hw/feeder/feed_lane_core.h"
-#include "tb/common/systemc.h"
 #endif
 
 using namespace flycol;
@@ -528,7 +521,7 @@ int sc_main(int argc, char* argv[]) {
       .text("view", &view, "core, sc or all (default)");
   args.seed = std::random_device{}();
   if (!args.parse(argc, argv)) return 2;
-  if (view != "core" && view != "sc" && view != "all") {
+  if (!tb::valid_view(view)) {
     args.usage();
     return 2;
   }

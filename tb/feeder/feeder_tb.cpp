@@ -31,19 +31,13 @@
 #include "tb/common/check.h"
 #include "tb/common/random.h"
 
+#include "tb/common/views.h"
 #ifdef FLYCOL_VTOP
-#include FLYCOL_VTOP_HEADER
-#include "sim/config/config.h"
-#include "sim/config/config_keys.h"
 #include "sim/rtlgen/rtl_types.h"
-#include "tb/common/verilator.h"
 #else
-#include <systemc>
-
 #include "hw/common/sram_bank.h"
 #include "hw/feeder/feeder.h"
 #include "hw/feeder/feeder_core.h"
-#include "tb/common/systemc.h"
 #endif
 
 using namespace flycol;
@@ -868,7 +862,7 @@ int sc_main(int argc, char* argv[]) {
   std::string view = "all";
   args.flag("slow", &slow, "1500 core and 100 SystemC parameter sets").text("view", &view, "core, sc or all (default)");
   if (!args.parse(argc, argv)) return 2;
-  if (view != "core" && view != "sc" && view != "all") {
+  if (!tb::valid_view(view)) {
     args.usage();
     return 2;
   }

@@ -30,17 +30,10 @@
 #include "tb/common/check.h"
 #include "tb/common/random.h"
 
-#ifdef FLYCOL_VTOP
-#include FLYCOL_VTOP_HEADER
-#include "sim/config/config.h"
-#include "sim/config/config_keys.h"
-#include "tb/common/verilator.h"
-#else
-#include <systemc>
-
+#include "tb/common/views.h"
+#ifndef FLYCOL_VTOP
 #include "hw/sequencer/sequencer.h"
 #include "hw/sequencer/sequencer_core.h"
-#include "tb/common/systemc.h"
 #endif
 
 using namespace flycol;
@@ -670,7 +663,7 @@ int sc_main(int argc, char* argv[]) {
       .text("view", &view, "core, sc or all (default)");
   if (!args.parse(argc, argv)) return 2;
   if (long_run) runs = 8000;
-  if ((view != "core" && view != "sc" && view != "all") || only_cols > 16) {
+  if (!tb::valid_view(view) || only_cols > 16) {
     args.usage();
     return 2;
   }

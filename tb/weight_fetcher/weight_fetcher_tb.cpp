@@ -26,18 +26,11 @@
 #include "tb/common/check.h"
 #include "tb/common/random.h"
 
-#ifdef FLYCOL_VTOP
-#include FLYCOL_VTOP_HEADER
-#include "sim/config/config.h"
-#include "sim/config/config_keys.h"
-#include "tb/common/verilator.h"
-#else
-#include <systemc>
-
+#include "tb/common/views.h"
+#ifndef FLYCOL_VTOP
 #include "hw/common/sram_bank.h"
 #include "hw/weight_fetcher/weight_fetcher.h"
 #include "hw/weight_fetcher/weight_fetcher_core.h"
-#include "tb/common/systemc.h"
 #endif
 
 using namespace flycol;
@@ -571,7 +564,7 @@ int sc_main(int argc, char* argv[]) {
       .text("view", &view, "core, sc or all (default)");
   if (!args.parse(argc, argv)) return 2;
   if (long_run) runs = 100000;
-  if (view != "core" && view != "sc" && view != "all") {
+  if (!tb::valid_view(view)) {
     args.usage();
     return 2;
   }
