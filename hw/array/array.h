@@ -1,7 +1,8 @@
 // The signal-level PE array (docs/microarchitecture.md 9.4-9.6): ROWS x COLS Pe modules wired by
 // signals, with the issue register, feed triangles, row window counters, preload skew line and
 // result de-skew of ArrayEdgeCore around them. Slow, and the structure the RTL array.sv mirrors;
-// tb/array_tb.cpp proves the fast ArrayCore (array_core.h) cycle-exact against it.
+// tb/array/array_tb.cpp checks it and the fast ArrayCore (array_core.h) against one reference
+// every cycle.
 #pragma once
 
 #include <cstdint>

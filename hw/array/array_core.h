@@ -1,7 +1,8 @@
 // The fast PE-array model used by the accelerator top (docs/microarchitecture.md 9.5, last
 // paragraph): each token is applied at issue time to the whole accumulator matrix, and only the
 // array's edge is timed, so preload words are taken and result words delivered in exactly the
-// cycles of the signal-level Array (array.h), which tb/array_tb.cpp checks cycle by cycle.
+// cycles of the signal-level Array (array.h); tb/array/array_tb.cpp checks both against one
+// reference every cycle.
 #pragma once
 
 #include <cstdint>

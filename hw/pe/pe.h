@@ -1,6 +1,6 @@
 // SystemC module of one processing element (docs/microarchitecture.md, section 9.5), with the port
 // names of the RTL twin pe.sv. It wraps PeCore; the signal-level array (hw/array/array.h) is built
-// from these, and tb/pe_tb.cpp drives one directly.
+// from these, and tb/pe/pe_tb.cpp drives one directly.
 #pragma once
 
 #include <systemc>
