@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,7 @@
 #include "hw/common/command.h"
 #include "hw/common/hw_params.h"
 #include "hw/common/protocol_error.h"
-#include "sim/rtlgen/rtl_types.h"  // pack_command: the bits a command travels as
+#include "sim/rtlgen/rtl_types.h"  // command_fields/command_values: the fields a command travels as
 #include "tb/common/args.h"
 #include "tb/common/check.h"
 #include "tb/common/random.h"
@@ -40,7 +41,15 @@ namespace {
 
 constexpr int kEngines = 3;  // LD, EX, PS (the index is int(Engine))
 const char* engine_name(int e) { return e == 0 ? "LD" : (e == 1 ? "EX" : "PS"); }
-using Packed = std::vector<std::uint32_t>;
+using Fields = std::vector<std::uint64_t>;  // a command's field values (rtl::command_values order)
+
+// The first field where two commands differ ("" when none).
+std::string first_difference(const Fields& got, const Fields& want) {
+  const auto& layout = rtl::command_fields();
+  for (std::size_t i = 0; i < layout.size() && i < got.size() && i < want.size(); ++i)
+    if (got[i] != want[i]) return fmt::format("{} = {:#x}, expected {:#x}", layout[i].name, got[i], want[i]);
+  return got.size() == want.size() ? "" : "field count";
+}
 
 // The inputs of one cycle.
 struct Drive {
@@ -49,17 +58,20 @@ struct Drive {
   bool busy[kEngines] = {false, false, false}, done[kEngines] = {false, false, false};
 };
 
-// The outputs of one cycle (start_cmd packed as the RTL carries it; meaningful with start).
+// The outputs of one cycle (start_cmd as the field values the RTL carries; read with start only).
 struct Outs {
   bool cmd_ready = false, idle = false;
   bool start[kEngines] = {false, false, false};
-  Packed start_cmd[kEngines];
+  Fields start_cmd[kEngines];
 };
 
 // What became of one offered command (the directed threshold cases).
-enum class Verdict { accepted, refused, not_ready };
+enum class Verdict { accepted, refused, not_ready, refused_twice };
 const char* verdict_name(Verdict v) {
-  return v == Verdict::accepted ? "accepted" : v == Verdict::refused ? "refused" : "not ready";
+  return v == Verdict::accepted  ? "accepted"
+         : v == Verdict::refused ? "refused"
+         : v == Verdict::not_ready ? "not ready"
+                                   : "refused more than once";
 }
 
 // Registered state after an edge; what a view cannot show is left at -1.
@@ -188,14 +200,18 @@ private:
     return d;
   }
 
-  // Junk: a transient offer (possibly of an illegal or unknown opcode with impossible thresholds)
-  // and busy pattern; the controller must behave as if it never happened.
+  // Glitch: a transient offer and busy pattern before the final inputs of the cycle; the
+  // controller must behave as if it never happened. Half the offers are legal (a push that must
+  // not stay behind), half wait for a command not dispatched yet (an error that must not be
+  // reported, or an impossible threshold).
   Drive junk_drive() {
     Drive g;
     g.valid = r_.chance(0.7);
     g.cmd = random_command(Opcode(r_.uniform(0, 4)));
-    g.cmd.wait_ps = accepted_[2] + 1;
-    g.cmd.wait_ld = std::uint32_t(r_.bits(32));
+    if (r_.chance(0.5)) {
+      g.cmd.wait_ps = accepted_[2] + 1;
+      if (r_.chance(0.5)) g.cmd.wait_ld = std::uint32_t(r_.bits(32));
+    }
     for (int e = 0; e < kEngines; ++e) g.busy[e] = r_.chance(0.5);
     return g;
   }
@@ -207,6 +223,7 @@ private:
       log_.at(cycle);
       v_.drive(d);
       v_.edge(d);
+      if (v_.fault()) log_.fail("{} during reset", v_.fault_name());
       ++cycle;
     }
     for (int e = 0; e < kEngines; ++e) {
@@ -227,10 +244,11 @@ private:
       v_.glitch(junk_drive());
     }
     v_.drive(d);
-    log_.note("valid {} {} busy {}{}{} done {}{}{}", d.valid, d.cmd.to_string(), d.busy[0], d.busy[1], d.busy[2],
+    // Short: the opcode, the serial number (dram_addr) and the thresholds identify the command.
+    log_.note("valid {} {} #{} wait {}/{}/{} busy {}{}{} done {}{}{}", d.valid, opcode_name(d.cmd.op),
+              d.cmd.dma.dram_addr, d.cmd.wait_ld, d.cmd.wait_ex, d.cmd.wait_ps, d.busy[0], d.busy[1], d.busy[2],
               d.done[0], d.done[1], d.done[2]);
     const Outs o = v_.out();
-    if (v_.fault()) log_.fail("an assertion fired");
     // cmd_ready_o depends on the offered opcode's queue, valid or not; opcodes outside the table
     // (only ever offered with valid low) count as LD.
     const bool valid_op = int(d.cmd.op) <= int(Opcode::Run);
@@ -251,15 +269,16 @@ private:
                   queue_[e].empty() ? "" : ", head " + queue_[e].front().to_string());
       } else if (want) {
         ++starts;
-        log_.expect_true(o.start_cmd[e] == rtl::pack_command(queue_[e].front()),
-                         fmt::format("start_cmd_o[{}] is not the queue head {}", engine_name(e),
-                                     queue_[e].front().to_string()));
+        const Fields head = rtl::command_values(queue_[e].front());
+        if (!log_.expect_true(o.start_cmd[e] == head, fmt::format("start_cmd_o[{}] is not the queue head", engine_name(e))))
+          log_.fail("  {}; head {}", first_difference(o.start_cmd[e], head), queue_[e].front().to_string());
       }
       all_idle = all_idle && queue_[e].empty() && !d.busy[e];
     }
     log_.expect("idle_o", o.idle, all_idle);
 
     v_.edge(d);
+    if (v_.fault()) log_.fail("{}", v_.fault_name());
     ++cycle;
     const bool accepted = d.valid && valid_op && queue_[target].size() < std::size_t(kCmdQueueDepth);
     for (int e = 0; e < kEngines; ++e) {
@@ -382,9 +401,62 @@ private:
 // ---------------------------------------------------------------------------------------------
 // controller.sv, Verilated for one configuration.
 
+// Packing a command's fields into 32-bit words (the layout of rtl::command_fields(), the first
+// field in the top bits, word 0 least significant, as Verilator's VlWide) and back, a word at a
+// time: rtl::pack goes bit by bit, and the RTL view packs the command port every cycle.
+std::vector<std::uint32_t> pack_fields(const std::vector<rtl::FieldLayout>& layout, const Fields& values) {
+  int pos = 0;
+  for (const auto& f : layout) pos += f.bits;
+  std::vector<std::uint32_t> w(std::size_t((pos + 31) / 32), 0);
+  for (std::size_t i = 0; i < layout.size(); ++i) {
+    const int n = layout[i].bits;
+    pos -= n;
+    if (n < 64 && (values[i] >> n) != 0)
+      throw std::logic_error(fmt::format("pack_fields: {} = {:#x} does not fit {} bits", layout[i].name, values[i], n));
+    for (int done = 0; done < n;) {
+      const int b = pos + done, take = std::min(32 - b % 32, n - done);
+      const std::uint64_t part = (values[i] >> done) & ((std::uint64_t(1) << take) - 1);
+      w[std::size_t(b / 32)] |= std::uint32_t(part << (b % 32));
+      done += take;
+    }
+  }
+  return w;
+}
+// `word(k)` is 32-bit word k of the packed command.
+template <class Word>
+Fields unpack_fields(const std::vector<rtl::FieldLayout>& layout, Word&& word) {
+  int pos = 0;
+  for (const auto& f : layout) pos += f.bits;
+  Fields v(layout.size(), 0);
+  for (std::size_t i = 0; i < layout.size(); ++i) {
+    const int n = layout[i].bits;
+    pos -= n;
+    for (int done = 0; done < n;) {
+      const int b = pos + done, take = std::min(32 - b % 32, n - done);
+      const std::uint64_t part = (std::uint64_t(word(b / 32)) >> (b % 32)) & ((std::uint64_t(1) << take) - 1);
+      v[i] |= part << done;
+      done += take;
+    }
+  }
+  return v;
+}
+// pack_fields and unpack_fields agree with rtl::pack on random field values.
+void check_packing(tb::Rand& r, tb::MismatchLog& log) {
+  const auto& layout = rtl::command_fields();
+  for (int k = 0; k < 100; ++k) {
+    Fields v;
+    for (const auto& f : layout) v.push_back(r.bits(f.bits));
+    const std::vector<std::uint32_t> w = pack_fields(layout, v);
+    log.expect_true(w == rtl::pack(layout, v), "pack_fields differs from rtl::pack");
+    log.expect_true(unpack_fields(layout, [&](int i) { return w[std::size_t(i)]; }) == v,
+                    "unpack_fields does not invert pack_fields");
+  }
+}
+
 class RtlView {
 public:
-  RtlView(std::uint64_t seed) : ctx_(tb::make_context(seed)), dut_(std::make_unique<FLYCOL_VTOP>(ctx_.get())) {
+  RtlView(std::uint64_t seed)
+      : ctx_(tb::make_context(seed)), dut_(std::make_unique<FLYCOL_VTOP>(ctx_.get())), bits_(rtl::command_bits()) {
     dut_->clk_i = 0;
     dut_->rst_ni = 1;
     dut_->eval();
@@ -393,7 +465,7 @@ public:
   void drive(const Drive& d) {
     dut_->rst_ni = d.rst_n;
     dut_->cmd_valid_i = d.valid;
-    const Packed w = rtl::pack_command(d.cmd);
+    const std::vector<std::uint32_t> w = pack_fields(rtl::command_fields(), rtl::command_values(d.cmd));
     for (std::size_t i = 0; i < w.size(); ++i) dut_->cmd_i.at(i) = w[i];
     std::uint32_t busy = 0, done = 0;
     for (int e = 0; e < kEngines; ++e) {
@@ -412,16 +484,18 @@ public:
     Outs o;
     o.cmd_ready = dut_->cmd_ready_o;
     o.idle = dut_->idle_o;
-    const int bits = rtl::command_bits();
     for (int e = 0; e < kEngines; ++e) {
       o.start[e] = (dut_->start_o >> e) & 1u;
-      for (int b = 0; b < bits; b += 32)
-        o.start_cmd[e].push_back(std::uint32_t(tb::get_bits(dut_->start_cmd_o, e * bits + b, std::min(32, bits - b))));
+      if (!o.start[e]) continue;  // start_cmd_o is meaningful (and compared) only with start_o
+      o.start_cmd[e] = unpack_fields(rtl::command_fields(), [&](int k) {
+        return tb::get_bits(dut_->start_cmd_o, e * bits_ + 32 * k, std::min(32, bits_ - 32 * k));
+      });
     }
     return o;
   }
   void edge(const Drive&) { tb::clock_edge(*ctx_, *dut_); }
   bool fault() { return tb::take_assertion(*ctx_); }
+  const char* fault_name() const { return "an RTL assertion fired (see above)"; }
   void registered(Registered& r) {
     dut_->eval();
     for (int e = 0; e < kEngines; ++e) r.done[e] = std::int64_t(tb::get_bits(dut_->done_count_o, e * 32, 32));
@@ -442,6 +516,7 @@ public:
 private:
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<FLYCOL_VTOP> dut_;
+  int bits_;
 };
 
 #else
@@ -468,7 +543,7 @@ public:
     o.idle = c.idle;
     for (int e = 0; e < kEngines; ++e) {
       o.start[e] = c.start[e];
-      if (c.start[e]) o.start_cmd[e] = rtl::pack_command(c.start_cmd[e]);
+      if (c.start[e]) o.start_cmd[e] = rtl::command_values(c.start_cmd[e]);
     }
     return o;
   }
@@ -481,7 +556,8 @@ public:
       if (d.done[e]) core_.note_done(Engine(e));
     core_.tick();
   }
-  bool fault() { return false; }
+  bool fault() { return false; }  // a refusal is a ProtocolError thrown out of eval()
+  const char* fault_name() const { return ""; }
   void registered(Registered& r) const {
     for (int e = 0; e < kEngines; ++e) {
       r.done[e] = core_.done_count(Engine(e));
@@ -550,12 +626,20 @@ public:
     o.idle = idle_.read();
     for (int e = 0; e < kEngines; ++e) {
       o.start[e] = start_[std::size_t(e)].read();
-      if (o.start[e]) o.start_cmd[e] = rtl::pack_command(start_cmd_[std::size_t(e)].read());
+      if (o.start[e]) o.start_cmd[e] = rtl::command_values(start_cmd_[std::size_t(e)].read());
     }
     return o;
   }
   void edge(const Drive&) { clk_.step(); }
-  bool fault() { return false; }
+  // An SC_ERROR outside the directed refusals is thrown (tb::ScClock); during them it is only
+  // displayed, so any report not taken by offer_once() is a fault.
+  bool fault() {
+    const int n = sc_core::sc_report_handler::get_count(dut_.name(), sc_core::SC_ERROR);
+    const bool fired = n != reports_;
+    reports_ = n;
+    return fired;
+  }
+  const char* fault_name() const { return "an unexpected SC_ERROR report (see above)"; }
   void registered(Registered& r) const {
     for (int e = 0; e < kEngines; ++e) {
       r.done[e] = dut_.core().done_count(Engine(e));
@@ -572,18 +656,24 @@ public:
     sc_core::sc_report_handler::set_actions(dut_.name(), sc_core::SC_ERROR, sc_core::SC_UNSPECIFIED);
   }
   Verdict offer_once(const Drive& d) {
-    const int before = sc_core::sc_report_handler::get_count(dut_.name(), sc_core::SC_ERROR);
+    (void)fault();  // earlier reports were checked by the cycle that made them
     drive(d);
     tb::ScClock::settle();
     const bool ready = ready_.read();
     clk_.step();
-    const int reports = sc_core::sc_report_handler::get_count(dut_.name(), sc_core::SC_ERROR) - before;
-    return !ready ? Verdict::not_ready : reports == 1 ? Verdict::refused : Verdict::accepted;
+    const int before = reports_;
+    (void)fault();
+    const int reports = reports_ - before;
+    return !ready ? Verdict::not_ready
+           : reports == 0 ? Verdict::accepted
+           : reports == 1 ? Verdict::refused
+                          : Verdict::refused_twice;
   }
 
 private:
   tb::ScClock clk_;
   Controller dut_;
+  int reports_ = 0;  // SC_ERROR reports of dut_ seen so far
   sc_core::sc_signal<bool> rst_n_, valid_, ready_, idle_;
   sc_core::sc_signal<Command> cmd_;
   sc_core::sc_vector<sc_core::sc_signal<bool>> busy_{"busy", kEngines}, done_{"done", kEngines},
@@ -699,6 +789,8 @@ int main(int argc, char** argv) {
   fmt::print("controller_rtl_tb [{}]: seed {}, {} streams\n", FLYCOL_RTL_CONFIG, args.seed, streams);
   tb::MismatchLog log(fmt::format("rtl {}", FLYCOL_RTL_CONFIG));
   RtlView view(args.seed);
+  tb::Rand packing_rand(tb::sub_seed(args.seed, 1));
+  check_packing(packing_rand, log);
   Bench<RtlView> bench(view, tb::sub_seed(args.seed, 0), log, !no_glitches);
   try {
     bench.run(int(streams));
