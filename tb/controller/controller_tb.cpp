@@ -245,9 +245,9 @@ private:
     }
     v_.drive(d);
     // Short: the opcode, the serial number (dram_addr) and the thresholds identify the command.
-    log_.note("valid {} {} #{} wait {}/{}/{} busy {}{}{} done {}{}{}", d.valid, opcode_name(d.cmd.op),
-              d.cmd.dma.dram_addr, d.cmd.wait_ld, d.cmd.wait_ex, d.cmd.wait_ps, d.busy[0], d.busy[1], d.busy[2],
-              d.done[0], d.done[1], d.done[2]);
+    log_.note("valid {} {} #{} wait {}/{}/{} busy {}{}{} done {}{}{} (LD EX PS)", int(d.valid), opcode_name(d.cmd.op),
+              d.cmd.dma.dram_addr, d.cmd.wait_ld, d.cmd.wait_ex, d.cmd.wait_ps, int(d.busy[0]), int(d.busy[1]),
+              int(d.busy[2]), int(d.done[0]), int(d.done[1]), int(d.done[2]));
     const Outs o = v_.out();
     // cmd_ready_o depends on the offered opcode's queue, valid or not; opcodes outside the table
     // (only ever offered with valid low) count as LD.
@@ -295,11 +295,14 @@ private:
     }
     Registered reg;
     v_.registered(reg);
+    static const char* const kDone[kEngines] = {"done counter LD", "done counter EX", "done counter PS"};
+    static const char* const kDispatched[kEngines] = {"dispatched LD", "dispatched EX", "dispatched PS"};
+    static const char* const kQueued[kEngines] = {"queue count LD", "queue count EX", "queue count PS"};
     for (int e = 0; e < kEngines; ++e) {
-      if (reg.done[e] >= 0) log_.expect("done counter", std::uint64_t(reg.done[e]), std::uint64_t(done_cnt_[e]));
+      if (reg.done[e] >= 0) log_.expect(kDone[e], std::uint64_t(reg.done[e]), std::uint64_t(done_cnt_[e]));
       if (reg.dispatched[e] >= 0)
-        log_.expect("dispatched counter", std::uint64_t(reg.dispatched[e]), std::uint64_t(accepted_[e]));
-      if (reg.queued[e] >= 0) log_.expect("queue count", std::uint64_t(reg.queued[e]), std::uint64_t(queue_[e].size()));
+        log_.expect(kDispatched[e], std::uint64_t(reg.dispatched[e]), std::uint64_t(accepted_[e]));
+      if (reg.queued[e] >= 0) log_.expect(kQueued[e], std::uint64_t(reg.queued[e]), std::uint64_t(queue_[e].size()));
     }
     return accepted;
   }
