@@ -28,7 +28,7 @@
 #include "hw/common/hw_params.h"
 #include "hw/common/protocol_error.h"
 #include "hw/common/token.h"
-#include "tb/common/args.h"
+#include "tb/common/bench_main.h"
 #include "tb/common/check.h"
 #include "tb/common/random.h"
 
@@ -795,106 +795,60 @@ void gap_check(View& v, const HwParams& p, tb::MismatchLog& log) {
 #ifdef FLYCOL_VTOP
 
 int main(int argc, char** argv) {
-  tb::Args args("array_rtl_tb");
-  std::uint64_t runs = 0;
-  bool long_run = false;
-  std::string config = FLYCOL_RTL_CONFIG_FILE;
-  args.count("runs", &runs, "RUNs (default 400 on 16x16, scaled up by 256/(ROWS*COLS))")
-      .flag("long", &long_run, "10000 RUNs on 16x16, scaled likewise")
-      .text("config", &config, "configuration file the RTL was Verilated for");
-  if (!args.parse(argc, argv)) return 2;
+  tb::BenchMain harness("array", {"runs", 400, 10000, "RUNs on a 16x16 array, scaled up by 256/(ROWS*COLS)"});
+  if (!harness.parse(argc, argv)) return 2;
   Variant var;
-  try {
-    var.p = hardware_params(load_config_by_name_or_path(config));
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "array_rtl_tb: {}\n", e.what());
-    return 2;
-  }
-  const int scale = std::max(1, 256 / (var.p.rows * var.p.cols));
-  if (runs == 0) runs = std::uint64_t((long_run ? 10000 : 400) * scale);
+  var.p = harness.params();
+  const std::uint64_t runs = harness.count() * std::uint64_t(std::max(1, 256 / (var.p.rows * var.p.cols)));
   var.special = var.p.arithmetic == Arithmetic::fp16 ? 0.02 : 0.05;
-  fmt::print("array_rtl_tb [{}]: {}x{} {} {} gating, seed {}, {} RUNs\n", FLYCOL_RTL_CONFIG, var.p.rows, var.p.cols,
-             arith_name(var.p.arithmetic), var.p.zero_gating ? "with" : "without", args.seed, runs);
-  tb::MismatchLog log(fmt::format("rtl {}", FLYCOL_RTL_CONFIG));
+  harness.announce("{}x{} {} {} gating, {} RUNs", var.p.rows, var.p.cols, arith_name(var.p.arithmetic),
+                   var.p.zero_gating ? "with" : "without", runs);
   Figures fig;
   RtlView view(var.p);
-  try {
-    run_array(view, var, tb::sub_seed(args.seed, 0), int(runs), true, log, fig);
+  harness.run(harness.rtl_view(), [&](tb::MismatchLog& log) {
+    run_array(view, var, harness.seed(0), int(runs), true, log, fig);
     if (log.ok()) gap_check(view, var.p, log);
-  } catch (const std::exception& e) {
-    log.fail("exception: {}", e.what());
-  }
-  return tb::finish(fmt::format("array_rtl_tb [{}]", FLYCOL_RTL_CONFIG), args, log.errors(), log.checks(),
-                    fmt::format("{} cycles, {} tokens ({} windows), {} result words, {} pops, {} gated MACs "
-                                "(gated_cnt_o sum {}), {} resets",
-                                fig.cycles, fig.tokens, fig.windows, fig.words, fig.pops, fig.gated,
-                                view.gated_total(), fig.resets));
+  });
+  return harness.finish(fmt::format("{} cycles, {} tokens ({} windows), {} result words, {} pops, {} gated MACs "
+                                    "(gated_cnt_o sum {}), {} resets",
+                                    fig.cycles, fig.tokens, fig.windows, fig.words, fig.pops, fig.gated,
+                                    view.gated_total(), fig.resets));
 }
 
 #else
 
 int sc_main(int argc, char* argv[]) {
-  tb::Args args("array_tb");
-  std::uint64_t runs = 40;
-  bool long_run = false;
-  std::string view = "all";
-  args.count("runs", &runs, "RUNs per variant and view (default 40)")
-      .flag("long", &long_run, "1500 RUNs per variant and view")
-      .text("view", &view, "core, sc or all (default)");
-  if (!args.parse(argc, argv)) return 2;
-  if (long_run) runs = 1500;
-  if (!tb::valid_view(view)) {
-    args.usage();
-    return 2;
-  }
-  fmt::print("array_tb: view {}, seed {}, {} RUNs per variant\n", view, args.seed, runs);
+  tb::BenchMain harness("array", {"runs", 40, 1500, "RUNs per variant and view"});
+  if (!harness.parse(argc, argv)) return 2;
+  harness.announce("{} RUNs per variant", harness.count());
   const std::vector<Variant> vars = variants();
   // Every SC_MODULE exists before the first sc_start.
   std::vector<std::unique_ptr<ScView>> sc_views;
   for (const Variant& v : vars) sc_views.push_back(std::make_unique<ScView>(v.name, v.p));
-  std::uint64_t errors = 0, checks = 0;
   Figures fig;
-  auto one = [&](const std::string& name, auto& v, const Variant& var, std::uint64_t seed, bool resets) {
-    tb::MismatchLog log(fmt::format("{} {}", name, var.name));
-    try {
-      run_array(v, var, seed, int(runs), resets, log, fig);
-    } catch (const std::exception& e) {
-      log.fail("exception: {}", e.what());
-    }
-    errors += log.errors();
-    checks += log.checks();
-  };
-  if (view != "sc") {
-    tb::MismatchLog rules("core rules");
-    core_rule_checks(rules);
-    errors += rules.errors();
-    checks += rules.checks();
-  }
+  if (harness.core()) harness.run("core rules", core_rule_checks);
   for (std::size_t i = 0; i < vars.size(); ++i) {
-    const std::uint64_t seed = tb::sub_seed(args.seed, i);  // the same stimulus on both views
-    if (view != "sc") {
+    const int runs = int(harness.count());
+    if (harness.core()) {
       CoreView core(vars[i].p);
-      one("core", core, vars[i], seed, true);
-      tb::MismatchLog gap("core gap rule");
-      gap_check(core, vars[i].p, gap);
-      errors += gap.errors();
-      checks += gap.checks();
+      harness.run(fmt::format("core {}", vars[i].name),
+                  [&](tb::MismatchLog& log) { run_array(core, vars[i], harness.seed(i), runs, true, log, fig); });
+      harness.run("core gap rule", [&](tb::MismatchLog& log) { gap_check(core, vars[i].p, log); });
     }
-    // The Array's counters and PEs lose the tokens in flight at a reset, so it runs without.
-    if (view != "core") one("sc", *sc_views[i], vars[i], seed, false);
+    // The same stimulus on both views; the Array's counters and PEs lose the tokens in flight at a
+    // reset, so the module runs without.
+    if (harness.sc())
+      harness.run(fmt::format("sc {}", vars[i].name), [&](tb::MismatchLog& log) {
+        run_array(*sc_views[i], vars[i], harness.seed(i), runs, false, log, fig);
+      });
   }
   // The module's refusal stops its simulation: checked once, on the 4x4 fp16 array, after every run.
-  if (view != "core" && errors == 0) {
-    tb::MismatchLog gap("sc gap rule");
-    gap_check(*sc_views[3], vars[3].p, gap);
-    errors += gap.errors();
-    checks += gap.checks();
-  }
-  return tb::finish("array_tb", args, errors, checks,
-                    fmt::format("view {}, {} arrays, {} cycles, {} tokens ({} windows), {} result words, {} pops, "
-                                "{} PE MACs ({} gated), {} resets",
-                                view, vars.size(), fig.cycles, fig.tokens, fig.windows, fig.words, fig.pops,
-                                fig.pe_macs, fig.gated, fig.resets));
+  if (harness.sc() && harness.errors() == 0)
+    harness.run("sc gap rule", [&](tb::MismatchLog& log) { gap_check(*sc_views[3], vars[3].p, log); });
+  return harness.finish(fmt::format("{} arrays, {} cycles, {} tokens ({} windows), {} result words, {} pops, "
+                                    "{} PE MACs ({} gated), {} resets",
+                                    vars.size(), fig.cycles, fig.tokens, fig.windows, fig.words, fig.pops,
+                                    fig.pe_macs, fig.gated, fig.resets));
 }
 
 #endif

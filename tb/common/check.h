@@ -104,9 +104,6 @@ bool expect_throw(MismatchLog& log, const std::string& what, F&& f, const char* 
   return log.expect_true(false, fmt::format("{}: did not throw", what));
 }
 
-// The --view option of a bench's core/SystemC build: core, sc or all.
-inline bool valid_view(const std::string& view) { return view == "core" || view == "sc" || view == "all"; }
-
 // The closing line of a bench: PASS/FAIL, seed and `figures`, and on failure the command that
 // repeats the run. Returns the process exit code.
 inline int finish(const std::string& name, const Args& args, std::uint64_t errors, std::uint64_t checks,

@@ -44,6 +44,35 @@ inline bool take_assertion(VerilatedContext& ctx) {
   return fired;
 }
 
+// A block's Verilated model on its own context (make_context: random initial state, assertions
+// counted): built with the clock low and out of reset (so that the bench's first reset is an edge
+// an asynchronous reset acts on), evaluated once, and finished at the end of its life.
+template <class Model>
+class Dut {
+public:
+  explicit Dut(std::uint64_t seed, const char* name = "TOP")
+      : ctx_(make_context(seed)), m_(std::make_unique<Model>(ctx_.get(), name)) {
+    m_->clk_i = 0;
+    m_->rst_ni = 1;
+    m_->eval();
+  }
+  ~Dut() { m_->final(); }
+  Dut(const Dut&) = delete;
+  Dut& operator=(const Dut&) = delete;
+
+  Model* operator->() { return m_.get(); }
+  const Model* operator->() const { return m_.get(); }
+  Model& operator*() { return *m_; }
+  const Model& operator*() const { return *m_; }
+  // One clock edge (clock_edge), and whether an assertion fired since the last call.
+  void edge() { clock_edge(*ctx_, *m_); }
+  bool fault() { return take_assertion(*ctx_); }
+
+private:
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<Model> m_;
+};
+
 // A packed-array port (`logic [N*W-1:0]`, element i in bits [i*W +: W]) is a CData/SData/IData/QData
 // integer or a VlWide word array depending on its width; these read and write one field of either.
 // Bits [lsb, lsb+n) of `port`, n <= 64.

@@ -24,7 +24,7 @@
 #include "hw/common/hw_params.h"
 #include "hw/common/protocol_error.h"
 #include "sim/rtlgen/rtl_types.h"  // command_fields/command_values: the fields a command travels as
-#include "tb/common/args.h"
+#include "tb/common/bench_main.h"
 #include "tb/common/check.h"
 #include "tb/common/random.h"
 
@@ -459,12 +459,7 @@ void check_packing(tb::Rand& r, tb::MismatchLog& log) {
 class RtlView {
 public:
   RtlView(std::uint64_t seed)
-      : ctx_(tb::make_context(seed)), dut_(std::make_unique<FLYCOL_VTOP>(ctx_.get())), bits_(rtl::command_bits()) {
-    dut_->clk_i = 0;
-    dut_->rst_ni = 1;
-    dut_->eval();
-  }
-  ~RtlView() { dut_->final(); }
+      : dut_(seed), bits_(rtl::command_bits()) {}
   void drive(const Drive& d) {
     dut_->rst_ni = d.rst_n;
     dut_->cmd_valid_i = d.valid;
@@ -496,8 +491,8 @@ public:
     }
     return o;
   }
-  void edge(const Drive&) { tb::clock_edge(*ctx_, *dut_); }
-  bool fault() { return tb::take_assertion(*ctx_); }
+  void edge(const Drive&) { dut_.edge(); }
+  bool fault() { return dut_.fault(); }
   const char* fault_name() const { return "an RTL assertion fired (see above)"; }
   void registered(Registered& r) {
     dut_->eval();
@@ -511,14 +506,13 @@ public:
     drive(d);
     dut_->eval();
     const bool ready = dut_->cmd_ready_o;
-    tb::clock_edge(*ctx_, *dut_);
-    const bool fired = tb::take_assertion(*ctx_);
+    dut_.edge();
+    const bool fired = dut_.fault();
     return !ready ? Verdict::not_ready : fired ? Verdict::refused : Verdict::accepted;
   }
 
 private:
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<FLYCOL_VTOP> dut_;
+  tb::Dut<FLYCOL_VTOP> dut_;
   int bits_;
 };
 
@@ -749,11 +743,9 @@ void core_checks(tb::MismatchLog& log) {
 #endif
 
 struct Totals {
-  std::uint64_t errors = 0, checks = 0, commands = 0, starts = 0, glitches = 0, cut = 0, directed = 0, cycles = 0;
+  std::uint64_t commands = 0, starts = 0, glitches = 0, cut = 0, directed = 0, cycles = 0;
   template <class B>
-  void add(const B& b, const tb::MismatchLog& log) {
-    errors += log.errors();
-    checks += log.checks();
+  void add(const B& b) {
     commands += b.commands;
     starts += b.starts;
     glitches += b.glitches;
@@ -761,7 +753,7 @@ struct Totals {
     directed += b.directed;
     cycles += b.cycle;
   }
-  std::string figures(int streams) const {
+  std::string figures(std::uint64_t streams) const {
     return fmt::format("{} streams ({} cut by a reset), {} commands, {} starts checked, {} glitches, {} directed, "
                        "{} cycles",
                        streams, cut, commands, starts, glitches, directed, cycles);
@@ -773,83 +765,49 @@ struct Totals {
 #ifdef FLYCOL_VTOP
 
 int main(int argc, char** argv) {
-  tb::Args args("controller_rtl_tb");
-  std::uint64_t streams = 150;
-  bool long_run = false, no_glitches = false;
-  std::string config = FLYCOL_RTL_CONFIG_FILE;
-  args.flag("no-glitches", &no_glitches, "no transient inputs before the final ones")
-      .count("streams", &streams, "random command streams (default 150)")
-      .flag("long", &long_run, "3000 streams")
-      .text("config", &config, "configuration file the RTL was Verilated for");
-  if (!args.parse(argc, argv)) return 2;
-  if (long_run) streams = 3000;
-  try {
-    (void)hardware_params(load_config_by_name_or_path(config));
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "controller_rtl_tb: {}\n", e.what());
-    return 2;
-  }
-  fmt::print("controller_rtl_tb [{}]: seed {}, {} streams\n", FLYCOL_RTL_CONFIG, args.seed, streams);
-  tb::MismatchLog log(fmt::format("rtl {}", FLYCOL_RTL_CONFIG));
-  RtlView view(args.seed);
-  tb::Rand packing_rand(tb::sub_seed(args.seed, 1));
-  check_packing(packing_rand, log);
-  Bench<RtlView> bench(view, tb::sub_seed(args.seed, 0), log, !no_glitches);
-  try {
-    bench.run(int(streams));
-  } catch (const std::exception& e) {
-    log.fail("exception: {}", e.what());
-  }
+  tb::BenchMain harness("controller", {"streams", 150, 3000, "random command streams"});
+  bool no_glitches = false;
+  harness.args().flag("no-glitches", &no_glitches, "no transient inputs before the final ones");
+  if (!harness.parse(argc, argv)) return 2;  // the configuration is only checked: the controller has no parameter
+  harness.announce("{} streams", harness.count());
+  RtlView view(harness.seed());
   Totals t;
-  t.add(bench, log);
-  return tb::finish(fmt::format("controller_rtl_tb [{}]", FLYCOL_RTL_CONFIG), args, t.errors, t.checks,
-                    t.figures(int(streams)));
+  harness.run(harness.rtl_view(), [&](tb::MismatchLog& log) {
+    tb::Rand packing_rand(harness.seed(1));
+    check_packing(packing_rand, log);
+    Bench<RtlView> bench(view, harness.seed(0), log, !no_glitches);
+    bench.run(int(harness.count()));
+    t.add(bench);
+  });
+  return harness.finish(t.figures(harness.count()));
 }
 
 #else
 
 int sc_main(int argc, char* argv[]) {
-  tb::Args args("controller_tb");
-  std::uint64_t streams = 150;
-  bool long_run = false, no_glitches = false;
-  std::string view = "all";
-  args.flag("no-glitches", &no_glitches, "no transient inputs before the final ones")
-      .count("streams", &streams, "random command streams per view (default 150)")
-      .flag("long", &long_run, "3000 streams per view")
-      .text("view", &view, "core, sc or all (default)");
-  if (!args.parse(argc, argv)) return 2;
-  if (long_run) streams = 3000;
-  if (!tb::valid_view(view)) {
-    args.usage();
-    return 2;
-  }
-  fmt::print("controller_tb: view {}, seed {}, {} streams\n", view, args.seed, streams);
-  sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+  tb::BenchMain harness("controller", {"streams", 150, 3000, "random command streams per view"});
+  bool no_glitches = false;
+  harness.args().flag("no-glitches", &no_glitches, "no transient inputs before the final ones");
+  if (!harness.parse(argc, argv)) return 2;
+  harness.announce("{} streams", harness.count());
   ScView sc_view("ctrl", HwParams{});  // every SC_MODULE exists before the first sc_start
   Totals t;
-  if (view != "sc") {
-    tb::MismatchLog log("core");
-    core_checks(log);
+  // Both views get the same stimulus; on the SystemC view any other SC_ERROR is thrown (tb::ScClock)
+  // and counted as a mismatch.
+  auto one = [&](const std::string& name, auto& v) {
+    harness.run(name, [&](tb::MismatchLog& log) {
+      if (name == "core") core_checks(log);
+      Bench<std::remove_reference_t<decltype(v)>> bench(v, harness.seed(0), log, !no_glitches);
+      bench.run(int(harness.count()));
+      t.add(bench);
+    });
+  };
+  if (harness.core()) {
     CoreView core(HwParams{});
-    Bench<CoreView> bench(core, tb::sub_seed(args.seed, 0), log, !no_glitches);
-    try {
-      bench.run(int(streams));
-    } catch (const std::exception& e) {
-      log.fail("exception: {}", e.what());
-    }
-    t.add(bench, log);
+    one("core", core);
   }
-  if (view != "core") {
-    tb::MismatchLog log("sc");
-    Bench<ScView> bench(sc_view, tb::sub_seed(args.seed, 0), log, !no_glitches);  // the same stimulus as the core's
-    try {
-      bench.run(int(streams));
-    } catch (const std::exception& e) {
-      log.fail("exception: {}", e.what());
-    }
-    t.add(bench, log);  // any other SC_ERROR is thrown (tb::ScClock) and counted by the log
-  }
-  return tb::finish("controller_tb", args, t.errors, t.checks, t.figures(int(streams)));
+  if (harness.sc()) one("sc", sc_view);
+  return harness.finish(t.figures(harness.count()));
 }
 
 #endif

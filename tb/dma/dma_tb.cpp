@@ -36,7 +36,7 @@
 #include "hw/dma/mem_arbiter.h"
 #include "hw/dma/psum_engine.h"
 #include "sim/dram/dram_model.h"
-#include "tb/common/args.h"
+#include "tb/common/bench_main.h"
 #include "tb/common/check.h"
 #include "tb/common/random.h"
 
@@ -793,12 +793,7 @@ private:
 class RtlView {
 public:
   RtlView(const HwParams& p, std::uint64_t seed)
-      : p_(p), bufs_(p), ctx_(tb::make_context(seed)), dut_(std::make_unique<FLYCOL_VTOP>(ctx_.get())) {
-    dut_->clk_i = 0;
-    dut_->rst_ni = 1;
-    dut_->eval();
-  }
-  ~RtlView() { dut_->final(); }
+      : p_(p), bufs_(p), dut_(seed) {}
   Buffers& buffers() { return bufs_; }
   Out eval(const In& in) {
     dut_->rst_ni = in.rst_n;
@@ -856,9 +851,9 @@ public:
           }
         }
     }
-    tb::clock_edge(*ctx_, *dut_);
+    dut_.edge();
     bufs_.tick();
-    const bool fired = tb::take_assertion(*ctx_);
+    const bool fired = dut_.fault();
     pending_assertion_ = fired;
     return !fired;  // an assertion at the edge of a start refuses it
   }
@@ -892,8 +887,7 @@ private:
   }
   HwParams p_;
   Buffers bufs_;
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<FLYCOL_VTOP> dut_;
+  tb::Dut<FLYCOL_VTOP> dut_;
   std::string port_error_;
   bool pending_assertion_ = false;
 };
@@ -1274,36 +1268,25 @@ std::string figures(const Figures& f) {
 #ifdef FLYCOL_VTOP
 
 int main(int argc, char** argv) {
-  tb::Args args("dma_rtl_tb");
-  bool long_run = false;
-  std::string config = FLYCOL_RTL_CONFIG_FILE;
-  args.flag("long", &long_run, "600 commands per engine and profile, 16 profiles")
-      .text("config", &config, "configuration file the RTL was Verilated for");
-  if (!args.parse(argc, argv)) return 2;
-  Config cfg;
-  try {
-    cfg = load_config_by_name_or_path(config);
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "dma_rtl_tb: {}\n", e.what());
-    return 2;
-  }
-  const HwParams p = hardware_params(cfg);
-  fmt::print("dma_rtl_tb [{}]: seed {}{}: elem {}b, acc {}b, B={}, {}x{}, depths {}/{}/{}\n", FLYCOL_RTL_CONFIG,
-             args.seed, long_run ? " (long)" : "", p.elem_bits, p.acc_bits, p.bus_elems, p.rows, p.cols, p.ifmap_depth,
-             p.weight_depth, p.psum_depth);
-  const std::vector<Profile> profs = profiles(DramTiming::from(cfg), tb::sub_seed(args.seed, 1), long_run ? 14 : 5);
-  const int commands = long_run ? 600 : 150;
-  tb::MismatchLog log(fmt::format("rtl {}", FLYCOL_RTL_CONFIG));
+  tb::BenchMain harness("dma", {"commands", 150, 600, "commands per engine and profile (--long: 16 profiles)"});
+  if (!harness.parse(argc, argv)) return 2;
+  const HwParams& p = harness.params();
+  harness.announce("elem {}b, acc {}b, B={}, {}x{}, depths {}/{}/{}, {} commands", p.elem_bits, p.acc_bits, p.bus_elems,
+                   p.rows, p.cols, p.ifmap_depth, p.weight_depth, p.psum_depth, harness.count());
+  const std::vector<Profile> profs =
+      profiles(DramTiming::from(harness.config()), harness.seed(1), harness.long_run() ? 14 : 5);
+  const int commands = int(harness.count());
   Figures fig;
-  RtlView rtl(p, args.seed);
-  const Trace t_rtl = run_view(rtl, p, profs, commands, tb::sub_seed(args.seed, 2), true, log, fig);
-  // The cores on the same stimulus: the RTL must make every request and finish every command in
-  // the same cycle (the directed starts are left out: they differ in their refusals only).
-  if (log.ok()) {
+  RtlView rtl(p, harness.seed());
+  harness.run(harness.rtl_view(), [&](tb::MismatchLog& log) {
+    const Trace t_rtl = run_view(rtl, p, profs, commands, harness.seed(2), true, log, fig);
+    if (!log.ok()) return;
+    // The cores on the same stimulus: the RTL must make every request and finish every command in
+    // the same cycle (the directed starts are left out: they differ in their refusals only).
     tb::MismatchLog core_log("cores beside the RTL");
     Figures core_fig;
     CoreView core(p);
-    const Trace t_core = run_view(core, p, profs, commands, tb::sub_seed(args.seed, 2), false, core_log, core_fig);
+    const Trace t_core = run_view(core, p, profs, commands, harness.seed(2), false, core_log, core_fig);
     Trace t_rtl_random = t_rtl;
     t_rtl_random.done[0].resize(t_core.done[0].size());
     t_rtl_random.done[1].resize(t_core.done[1].size());
@@ -1311,25 +1294,16 @@ int main(int argc, char** argv) {
     t_rtl_random.sram.resize(std::min(t_rtl.sram.size(), t_core.sram.size()));
     const std::string d = trace_diff(t_rtl_random, t_core);
     log.expect_true(core_log.ok() && d.empty(), "RTL and cores differ: " + d);
-  }
-  return tb::finish(fmt::format("dma_rtl_tb [{}]", FLYCOL_RTL_CONFIG), args, log.errors(), log.checks(), figures(fig));
+  });
+  return harness.finish(figures(fig));
 }
 
 #else
 
 int sc_main(int argc, char* argv[]) {
-  tb::Args args("dma_tb");
-  bool long_run = false;
-  std::string view = "all";
-  args.flag("long", &long_run, "1000 commands per engine, more parameter sets and profiles")
-      .text("view", &view, "core, sc or all (default)");
-  if (!args.parse(argc, argv)) return 2;
-  if (!tb::valid_view(view)) {
-    args.usage();
-    return 2;
-  }
-  fmt::print("dma_tb: view {}, seed {}{}\n", view, args.seed, long_run ? " (long)" : "");
-  sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+  tb::BenchMain harness("dma", {"commands", 40, 1000, "commands per engine (--long: more parameter sets and profiles)"});
+  if (!harness.parse(argc, argv)) return 2;
+  harness.announce("{} commands per engine", harness.count());
   struct Set {
     const char* name;
     HwParams p;
@@ -1338,45 +1312,35 @@ int sc_main(int argc, char* argv[]) {
                            {"int8", params(8, 32, 32, 16, 16, 512)},
                            {"int16 8x12", params(16, 32, 16, 8, 12, 512)},
                            {"fp16 5x4", params(16, 16, 16, 5, 4, 256)}};
-  if (long_run) sets.push_back({"int8 32x8", params(8, 32, 32, 32, 8, 256)});
-  const int commands = long_run ? 1000 : 40;
+  if (harness.long_run()) sets.push_back({"int8 32x8", params(8, 32, 32, 32, 8, 256)});
+  const int commands = int(harness.count());
   // Every SC_MODULE exists before the first sc_start.
   std::vector<std::unique_ptr<ScView>> sc_views;
-  if (view != "core")
+  if (harness.sc())
     for (std::size_t i = 0; i < sets.size(); ++i) sc_views.push_back(std::make_unique<ScView>(fmt::format("dma{}", i), sets[i].p));
-  std::uint64_t errors = 0, checks = 0;
   Figures fig;
-  if (view != "sc") {
-    tb::MismatchLog log("core timelines");
-    directed_core_checks(log, fig);
-    errors += log.errors();
-    checks += log.checks();
-  }
+  if (harness.core()) harness.run("core timelines", [&](tb::MismatchLog& log) { directed_core_checks(log, fig); });
   for (std::size_t i = 0; i < sets.size(); ++i) {
     const HwParams& p = sets[i].p;
-    const std::vector<Profile> profs = profiles(DramTiming::from(Config{}), tb::sub_seed(args.seed, 100 + i),
-                                                long_run ? 6 : 1);
-    const std::uint64_t seed = tb::sub_seed(args.seed, i);  // the same stimulus on both views
-    Trace t_core, t_sc;
-    if (view != "sc") {
-      tb::MismatchLog log(fmt::format("core {}", sets[i].name));
-      CoreView core(p);
-      t_core = run_view(core, p, profs, commands, seed, true, log, fig);
-      errors += log.errors();
-      checks += log.checks();
-    }
-    if (view != "core") {
-      tb::MismatchLog log(fmt::format("sc {}", sets[i].name));
-      t_sc = run_view(*sc_views[i], p, profs, commands, seed, true, log, fig);
-      if (view == "all" && log.ok()) {
-        const std::string d = trace_diff(t_core, t_sc);
-        log.expect_true(d.empty(), "the Dma module and the cores differ: " + d);
-      }
-      errors += log.errors();
-      checks += log.checks();
-    }
+    const std::vector<Profile> profs =
+        profiles(DramTiming::from(Config{}), harness.seed(100 + i), harness.long_run() ? 6 : 1);
+    Trace t_core;
+    // The same stimulus on both views.
+    if (harness.core())
+      harness.run(fmt::format("core {}", sets[i].name), [&](tb::MismatchLog& log) {
+        CoreView core(p);
+        t_core = run_view(core, p, profs, commands, harness.seed(i), true, log, fig);
+      });
+    if (harness.sc())
+      harness.run(fmt::format("sc {}", sets[i].name), [&](tb::MismatchLog& log) {
+        const Trace t_sc = run_view(*sc_views[i], p, profs, commands, harness.seed(i), true, log, fig);
+        if (harness.core() && log.ok()) {
+          const std::string d = trace_diff(t_core, t_sc);
+          log.expect_true(d.empty(), "the Dma module and the cores differ: " + d);
+        }
+      });
   }
-  return tb::finish("dma_tb", args, errors, checks, fmt::format("view {}, {}", view, figures(fig)));
+  return harness.finish(figures(fig));
 }
 
 #endif

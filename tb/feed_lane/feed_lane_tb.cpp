@@ -6,9 +6,9 @@
 //   random   a random word every cycle over the whole clamped shift range, in phases of random
 //            rates and patterns, with resets.
 // Built twice from this file (see hw/feeder/CMakeLists.txt):
-//   feed_lane_tb [--view core|sc] [--seed N] [--slow]   the C++ core and the SystemC module on
+//   feed_lane_tb [--view core|sc|all] [--seed N] [--streams N] [--slow]   the C++ core and the SystemC module on
 //         random lane shapes (B, M, FIFO depth, pattern bits)
-//   feed_lane_rtl_tb_<cfg> [--config NAME|FILE] [--seed N] [--slow]   feed_lane.sv Verilated for
+//   feed_lane_rtl_tb_<cfg> [--config NAME|FILE] [--seed N] [--streams N] [--slow]   feed_lane.sv, for
 //         one configuration (FLYCOL_VTOP defined)
 // Without --seed the seed is random (printed, and repeated by the reproduce line on failure).
 #include <algorithm>
@@ -23,7 +23,7 @@
 
 #include "hw/common/hw_params.h"
 #include "hw/common/protocol_error.h"
-#include "tb/common/args.h"
+#include "tb/common/bench_main.h"
 #include "tb/common/check.h"
 #include "tb/common/random.h"
 
@@ -328,7 +328,7 @@ void run_random(View& v, const HwParams& hw, std::uint64_t cycles, tb::Rand& r, 
 class RtlView {
 public:
   RtlView(const HwParams& p, std::uint64_t seed)
-      : p_(p), ctx_(tb::make_context(seed)), dut_(std::make_unique<FLYCOL_VTOP>(ctx_.get(), "feed_lane")) {
+      : p_(p), dut_(seed, "feed_lane") {
     const int hi = std::max(p.pattern_bits, p.bus_elems) + 1;
     int c = 0;
     while ((1 << c) < hi) ++c;
@@ -351,15 +351,14 @@ public:
   bool elem_valid() const { return dut_->elem_valid_o; }
   elem_t elem() const { return elem_t(dut_->elem_o); }
   void edge() {
-    tb::clock_edge(*ctx_, *dut_);
+    dut_.edge();
     dut_->eval();  // the combinational outputs of the new state
   }
-  bool fault() { return tb::take_assertion(*ctx_); }
+  bool fault() { return dut_.fault(); }
 
 private:
   HwParams p_;
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<FLYCOL_VTOP> dut_;
+  tb::Dut<FLYCOL_VTOP> dut_;
   int shift_bits_ = 0;
 };
 
@@ -480,79 +479,59 @@ std::string figures(const Figures& f) {
 #ifdef FLYCOL_VTOP
 
 int main(int argc, char** argv) {
-  tb::Args args("feed_lane_rtl_tb");
-  bool slow = false;
-  std::string config = FLYCOL_RTL_CONFIG_FILE;  // the YAML file the RTL was Verilated for
-  args.flag("slow", &slow, "longer runs (64 streams of 6000 words, 20 M random cycles)")
-      .text("config", &config, "configuration name or file the RTL was Verilated for");
-  args.seed = std::random_device{}();
-  if (!args.parse(argc, argv)) return 2;
-  HwParams hw;
-  try {
-    hw = flycol::hardware_params(load_config_by_name_or_path(config));
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "feed_lane_rtl_tb: {}\n", e.what());
-    return 2;
-  }
-  fmt::print("feed_lane_rtl_tb [{}]: seed {}{}: {}\n", FLYCOL_RTL_CONFIG, args.seed, slow ? " (slow)" : "", shape(hw));
-  tb::MismatchLog log(fmt::format("rtl {}", FLYCOL_RTL_CONFIG));
+  tb::BenchMain harness("feed_lane", {"streams", 16, 64, "random streams (then 1.5 M random cycles; --slow: of 6000 "
+                                                         "words, then 20 M cycles)", "slow"});
+  harness.args().seed = std::random_device{}();
+  if (!harness.parse(argc, argv)) return 2;
+  const HwParams& hw = harness.params();
+  const bool slow = harness.long_run();
+  harness.announce("{}, {} streams", shape(hw), harness.count());
   Figures fig;
-  tb::Rand r(args.seed);
-  RtlView view(hw, args.seed);
-  try {
+  tb::Rand r(harness.seed());
+  RtlView view(hw, harness.seed());
+  harness.run(harness.rtl_view(), [&](tb::MismatchLog& log) {
     std::uint32_t tag = 0;
-    const int n_streams = slow ? 64 : 16, n_words = slow ? 6000 : 3000;
-    for (int i = 0; i < n_streams && log.ok(); ++i) run_stream(view, hw, random_stream(hw, r, n_words, tag), r, log, fig);
+    const int n_words = slow ? 6000 : 3000;
+    for (std::uint64_t i = 0; i < harness.count() && log.ok(); ++i)
+      run_stream(view, hw, random_stream(hw, r, n_words, tag), r, log, fig);
     if (log.ok()) run_random(view, hw, slow ? 20000000 : 1500000, r, log, fig);
-  } catch (const std::exception& e) {
-    log.fail("exception: {}", e.what());
-  }
-  return tb::finish(fmt::format("feed_lane_rtl_tb [{}]", FLYCOL_RTL_CONFIG), args, log.errors(), log.checks(),
-                    figures(fig));
+  });
+  return harness.finish(figures(fig));
 }
 
 #else
 
 int sc_main(int argc, char* argv[]) {
-  tb::Args args("feed_lane_tb");
-  bool slow = false;
-  std::string view = "all";
-  args.flag("slow", &slow, "more and longer runs (160 streams of 6000 words, 32 random runs of 500 k cycles)")
-      .text("view", &view, "core, sc or all (default)");
-  args.seed = std::random_device{}();
-  if (!args.parse(argc, argv)) return 2;
-  if (!tb::valid_view(view)) {
-    args.usage();
-    return 2;
-  }
-  fmt::print("feed_lane_tb: view {}, seed {}{}\n", view, args.seed, slow ? " (slow)" : "");
+  tb::BenchMain harness("feed_lane", {"streams", 48, 160, "random streams per view (then 8 random runs of 100 k "
+                                                          "cycles; --slow: of 6000 words, then 32 of 500 k)", "slow"});
+  harness.args().seed = std::random_device{}();
+  if (!harness.parse(argc, argv)) return 2;
+  const bool slow = harness.long_run();
+  harness.announce("{} streams", harness.count());
 
   // The shapes and stimulus of the run, drawn once, the same for both views. Every SC_MODULE
   // exists before the first sc_start.
-  const int n_streams = slow ? 160 : 48, n_words = slow ? 6000 : 3000;
+  const int n_streams = int(harness.count()), n_words = slow ? 6000 : 3000;
   const int n_random = slow ? 32 : 8;
   const std::uint64_t random_cycles = slow ? 500000 : 100000;
   std::vector<HwParams> shapes;
   {
-    tb::Rand r(args.seed);
+    tb::Rand r(harness.seed());
     for (int i = 0; i < n_streams + n_random; ++i) shapes.push_back(random_hw(r));
   }
   std::vector<std::unique_ptr<ScView>> sc_views;
-  if (view != "core")
+  if (harness.sc())
     for (std::size_t i = 0; i < shapes.size(); ++i)
       sc_views.push_back(std::make_unique<ScView>(fmt::format("lane{}", i), shapes[i]));
 
-  std::uint64_t errors = 0, checks = 0;
   Figures fig;
   for (const std::string name : {"core", "sc"}) {
-    if (view != "all" && view != name) continue;
-    tb::Rand r(tb::sub_seed(args.seed, 1));  // the same draws for both views
+    if (!(name == "core" ? harness.core() : harness.sc())) continue;
+    tb::Rand r(harness.seed(1));  // the same draws for both views
     std::uint32_t tag = 0;
-    for (std::size_t i = 0; i < shapes.size(); ++i) {
+    for (std::size_t i = 0; i < shapes.size() && harness.errors() == 0; ++i) {
       const HwParams& hw = shapes[i];
-      tb::MismatchLog log(fmt::format("{} lane{} {}", name, i, shape(hw)));
-      std::unique_ptr<CoreView> core;
-      try {
+      harness.run(fmt::format("{} lane{} {}", name, i, shape(hw)), [&](tb::MismatchLog& log) {
         const bool stream = int(i) < n_streams;
         std::vector<WordIn> words;
         if (stream) words = random_stream(hw, r, n_words, tag);
@@ -560,21 +539,16 @@ int sc_main(int argc, char* argv[]) {
           if (stream) run_stream(v, hw, std::move(words), r, log, fig);
           else run_random(v, hw, random_cycles, r, log, fig);
         };
-        if (name == std::string("core")) {
-          core = std::make_unique<CoreView>(hw);
-          run(*core);
+        if (name == "core") {
+          CoreView core(hw);
+          run(core);
         } else {
           run(*sc_views[i]);
         }
-      } catch (const std::exception& e) {
-        log.fail("exception: {}", e.what());
-      }
-      errors += log.errors();
-      checks += log.checks();
-      if (errors) break;
+      });
     }
   }
-  return tb::finish("feed_lane_tb", args, errors, checks, fmt::format("view {}, {}", view, figures(fig)));
+  return harness.finish(figures(fig));
 }
 
 #endif

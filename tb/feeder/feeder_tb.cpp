@@ -10,10 +10,10 @@
 // activity after the last RUN; section 11's worked examples (read addresses, the first element three
 // cycles after the start; on the core also every index-counter read and the positions each lane
 // takes); directed protocol errors must be refused.
-//   feeder_tb [--view core|sc|all] [--seed N] [--slow]   FeederCore on an SRAM bank (150 random
-//         parameter sets) and the Feeder SC_MODULE with a modelled SRAM (16); --slow: 1500 and 100
-//   feeder_rtl_tb_<cfg> [--config FILE] [--seed N] [--slow] [--no-assertions]   feeder.sv Verilated
-//         for one configuration (1 M cycles; --slow 40 M; --no-assertions: a netlist without them)
+//   feeder_tb [--view core|sc|all] [--seed N] [--sets N] [--slow]   FeederCore on an SRAM bank (150
+//         random parameter sets) and the Feeder SC_MODULE with a modelled SRAM (16); --slow: 1500, 100
+//   feeder_rtl_tb_<cfg> [--config FILE] [--seed N] [--cycles N] [--slow] [--no-assertions]   feeder.sv
+//         Verilated for one configuration (1 M cycles; --slow 40 M; --no-assertions: a netlist without)
 #include <algorithm>
 #include <cstdint>
 #include <deque>
@@ -27,7 +27,7 @@
 #include "hw/common/command.h"
 #include "hw/common/hw_params.h"
 #include "hw/common/protocol_error.h"
-#include "tb/common/args.h"
+#include "tb/common/bench_main.h"
 #include "tb/common/check.h"
 #include "tb/common/random.h"
 
@@ -483,13 +483,8 @@ void random_batches(Bench<View>& b, const HwParams& hw, tb::Rand& r, tb::Mismatc
 class RtlView {
 public:
   RtlView(const HwParams& hw, std::uint64_t seed, bool assertions)
-      : hw_(hw), ctx_(tb::make_context(seed)), dut_(std::make_unique<FLYCOL_VTOP>(ctx_.get())),
-        rdata_(std::size_t(hw.bus_elems), 0), assertions_(assertions) {
-    dut_->clk_i = 0;
-    dut_->rst_ni = 1;
-    dut_->eval();
-  }
-  ~RtlView() { dut_->final(); }
+      : hw_(hw), dut_(seed),
+        rdata_(std::size_t(hw.bus_elems), 0), assertions_(assertions) {}
   void load(const Image& img) { img_ = &img; }
   void drive(bool start, const RunDesc* run, bool pop, bool rst_n) {
     dut_->rst_ni = rst_n;
@@ -517,9 +512,9 @@ public:
     if (dut_->ifmap_req_o && dut_->rst_ni && img_ && int(dut_->ifmap_addr_o) < hw_.ifmap_depth)
       for (int e = 0; e < hw_.bus_elems; ++e)
         rdata_[std::size_t(e)] = img_->at(std::int64_t(dut_->ifmap_addr_o) * hw_.bus_elems + e);
-    tb::clock_edge(*ctx_, *dut_);
+    dut_.edge();
   }
-  bool fault() { return tb::take_assertion(*ctx_); }
+  bool fault() { return dut_.fault(); }
   std::uint64_t stalls() const { return stalls_; }
   bool stat_reads(std::uint64_t&) const { return false; }
   void expect_refusals_begin() {
@@ -529,13 +524,12 @@ public:
   bool refuses(bool start, const RunDesc* run, bool pop) {
     drive(start, run, pop, true);
     edge();
-    return !assertions_ || tb::take_assertion(*ctx_);
+    return !assertions_ || dut_.fault();
   }
 
 private:
   HwParams hw_;
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<FLYCOL_VTOP> dut_;
+  tb::Dut<FLYCOL_VTOP> dut_;
   std::vector<word_elem_t> rdata_;
   const Image* img_ = nullptr;
   std::uint64_t stalls_ = 0;
@@ -818,107 +812,74 @@ double cycles_per_elem(int k, int s, int d) {
 #ifdef FLYCOL_VTOP
 
 int main(int argc, char** argv) {
-  tb::Args args("feeder_rtl_tb");
-  bool slow = false, no_assertions = false;
-  std::string config = FLYCOL_RTL_CONFIG_FILE;
-  args.flag("slow", &slow, "40 M cycles instead of 1 M")
-      .flag("no-assertions", &no_assertions, "the model is a netlist without assertions")
-      .text("config", &config, "configuration file the RTL was Verilated for");
-  if (!args.parse(argc, argv)) return 2;
-  HwParams hw;
-  try {
-    hw = hardware_params(load_config_by_name_or_path(config));
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "feeder_rtl_tb: {}\n", e.what());
-    return 2;
-  }
-  fmt::print("feeder_rtl_tb [{}]: seed {}{}: {} IFD={} EW={}\n", FLYCOL_RTL_CONFIG, args.seed, slow ? " (slow)" : "",
-             hw_name(hw), hw.ifmap_depth, hw.elem_bits);
-  tb::MismatchLog log(fmt::format("rtl {}", FLYCOL_RTL_CONFIG));
+  tb::BenchMain harness("feeder", {"cycles", 1000000, 40000000, "cycles of random batches", "slow"});
+  bool no_assertions = false;
+  harness.args().flag("no-assertions", &no_assertions, "the model is a netlist without assertions");
+  if (!harness.parse(argc, argv)) return 2;
+  const HwParams& hw = harness.params();
+  harness.announce("{} IFD={} EW={}, {} cycles", hw_name(hw), hw.ifmap_depth, hw.elem_bits, harness.count());
   Figures fig;
-  tb::Rand r(tb::sub_seed(args.seed, 0));
-  RtlView view(hw, args.seed, !no_assertions);
-  Bench<RtlView> bench(view, hw, r, log, fig);
-  try {
+  RtlView view(hw, harness.seed(), !no_assertions);
+  harness.run(harness.rtl_view(), [&](tb::MismatchLog& log) {
+    tb::Rand r(harness.seed(0));
+    Bench<RtlView> bench(view, hw, r, log, fig);
     bench.reset();
     if (!no_assertions) bench.protocol_checks();
     if (hw.bus_elems == 8 && hw.rows == 4 && hw.m == 3) bench.worked_examples();
-    random_batches(bench, hw, r, log, fig, slow ? 40000000 : 1000000, slow ? 12 : 6, 6000);
-  } catch (const std::exception& e) {
-    log.fail("exception: {}", e.what());
-  }
-  return tb::finish(fmt::format("feeder_rtl_tb [{}]", FLYCOL_RTL_CONFIG), args, log.errors(), log.checks(),
-                    fmt::format("{} protocol checks, {} worked-example checks, {} batches, {} runs, {} resets, {} "
-                                "cycles, {} pops, {} SRAM reads, {} sel-stall cycles",
-                                fig.directed, fig.example_checks, fig.batches, fig.runs, fig.resets, fig.cycles,
-                                fig.pops, fig.reads, view.stalls()));
+    random_batches(bench, hw, r, log, fig, harness.count(), harness.long_run() ? 12 : 6, 6000);
+  });
+  return harness.finish(fmt::format("{} protocol checks, {} worked-example checks, {} batches, {} runs, {} resets, {} "
+                                    "cycles, {} pops, {} SRAM reads, {} sel-stall cycles",
+                                    fig.directed, fig.example_checks, fig.batches, fig.runs, fig.resets, fig.cycles,
+                                    fig.pops, fig.reads, view.stalls()));
 }
 
 #else
 
 int sc_main(int argc, char* argv[]) {
-  tb::Args args("feeder_tb");
-  bool slow = false;
-  std::string view = "all";
-  args.flag("slow", &slow, "1500 core and 100 SystemC parameter sets").text("view", &view, "core, sc or all (default)");
-  if (!args.parse(argc, argv)) return 2;
-  if (!tb::valid_view(view)) {
-    args.usage();
-    return 2;
-  }
-  fmt::print("feeder_tb: view {}, seed {}{}\n", view, args.seed, slow ? " (slow)" : "");
+  tb::BenchMain harness("feeder", {"sets", 150, 1500, "random parameter sets on the core (the SystemC view: 16, "
+                                                      "--slow 100)", "slow"});
+  if (!harness.parse(argc, argv)) return 2;
+  const bool slow = harness.long_run();
+  const int n_core = int(harness.count()), n_sc = slow ? 100 : 16;
+  harness.announce("{} core and {} SystemC parameter sets", n_core, n_sc);
   const int depth_elems = 1 << 18;  // ifmap image per parameter set, in elements
-  const int n_core = slow ? 1500 : 150, n_sc = slow ? 100 : 16;
   // The parameter sets, drawn up front (every SC_MODULE exists before the first sc_start): the
   // reference parameters first, then random ones; the worked examples' B = 8, 4 lanes, M = 3 last.
-  tb::Rand pr(tb::sub_seed(args.seed, 0));
+  tb::Rand pr(harness.seed(0));
   std::vector<HwParams> sets;
   for (int i = 0; i < std::max(n_core, n_sc); ++i)
     sets.push_back(i == 0 ? make_hw(16, 16, 3, 4, 64, depth_elems / 16) : random_hw(pr, depth_elems));
   const HwParams example_hw = make_hw(4, 8, 3, 4, 64, 64);
   std::vector<std::unique_ptr<ScView>> sc_views;
-  if (view != "core") {
+  if (harness.sc()) {
     for (int i = 0; i < n_sc; ++i) sc_views.push_back(std::make_unique<ScView>(fmt::format("feeder{}", i), sets[std::size_t(i)]));
     sc_views.push_back(std::make_unique<ScView>("feeder_examples", example_hw));
   }
-  std::uint64_t errors = 0, checks = 0;
   Figures fig;
   auto one = [&](const std::string& name, auto& v, const HwParams& hw, std::uint64_t k, bool first, int n_runs,
                  std::uint64_t run_budget) {
-    tb::MismatchLog log(fmt::format("{} [{}]", name, hw_name(hw)));
-    tb::Rand r(tb::sub_seed(args.seed, k));
     ++fig.configs;
-    Bench<std::remove_reference_t<decltype(v)>> bench(v, hw, r, log, fig);
-    try {
+    harness.run(fmt::format("{} [{}]", name, hw_name(hw)), [&](tb::MismatchLog& log) {
+      tb::Rand r(harness.seed(k));
+      Bench<std::remove_reference_t<decltype(v)>> bench(v, hw, r, log, fig);
       bench.reset();
       if (first) bench.protocol_checks();
       // A fixed budget of batches (not cycles): each batch is one image and up to n_runs RUNs.
       for (int b = 0; b < 2 && log.ok(); ++b) random_batches(bench, hw, r, log, fig, 1, n_runs, run_budget);
-    } catch (const std::exception& e) {
-      log.fail("exception: {}", e.what());
-    }
-    errors += log.errors();
-    checks += log.checks();
+    });
   };
   auto examples = [&](const std::string& name, auto& v) {
-    tb::MismatchLog log(name + " worked examples");
-    tb::Rand r(tb::sub_seed(args.seed, 999));
-    Bench<std::remove_reference_t<decltype(v)>> bench(v, example_hw, r, log, fig);
-    try {
+    harness.run(name + " worked examples", [&](tb::MismatchLog& log) {
+      tb::Rand r(harness.seed(999));
+      Bench<std::remove_reference_t<decltype(v)>> bench(v, example_hw, r, log, fig);
       bench.reset();
       bench.worked_examples();
-    } catch (const std::exception& e) {
-      log.fail("exception: {}", e.what());
-    }
-    errors += log.errors();
-    checks += log.checks();
+    });
   };
   double cpe[3] = {0, 0, 0};
-  if (view != "sc") {
-    tb::MismatchLog log("core worked examples, read by read");
-    core_worked_examples(log, fig);
-    errors += log.errors();
-    checks += log.checks();
+  if (harness.core()) {
+    harness.run("core worked examples, read by read", [&](tb::MismatchLog& log) { core_worked_examples(log, fig); });
     CoreView ex(example_hw);
     examples("core", ex);
     for (int i = 0; i < n_core; ++i) {
@@ -929,18 +890,17 @@ int sc_main(int argc, char* argv[]) {
     cpe[1] = cycles_per_elem(1, 2, 1);
     cpe[2] = cycles_per_elem(3, 1, 2);
   }
-  if (view != "core") {
+  if (harness.sc()) {
     examples("sc", *sc_views.back());
     for (int i = 0; i < n_sc; ++i)
       one("sc", *sc_views[std::size_t(i)], sets[std::size_t(i)], std::uint64_t(10000 + i), i == 0, slow ? 30 : 10,
           5000);
   }
-  return tb::finish("feeder_tb", args, errors, checks,
-                    fmt::format("view {}, {} parameter sets, {} batches, {} runs, {} resets, {} cycles, {} pops, {} "
-                                "SRAM reads, {} worked-example checks, {} protocol checks; cycles/element (B=16 "
-                                "ROWS=16 M=3) 3x3s1 {:.2f} 1x1s2 {:.2f} 3x3d2 {:.2f}",
-                                view, fig.configs, fig.batches, fig.runs, fig.resets, fig.cycles, fig.pops, fig.reads,
-                                fig.example_checks, fig.directed, cpe[0], cpe[1], cpe[2]));
+  return harness.finish(fmt::format("{} parameter sets, {} batches, {} runs, {} resets, {} cycles, {} pops, {} "
+                                    "SRAM reads, {} worked-example checks, {} protocol checks; cycles/element (B=16 "
+                                    "ROWS=16 M=3) 3x3s1 {:.2f} 1x1s2 {:.2f} 3x3d2 {:.2f}",
+                                    fig.configs, fig.batches, fig.runs, fig.resets, fig.cycles, fig.pops, fig.reads,
+                                    fig.example_checks, fig.directed, cpe[0], cpe[1], cpe[2]));
 }
 
 #endif

@@ -17,7 +17,7 @@
 
 #include "fifo_shapes.h"
 #include "hw/common/protocol_error.h"
-#include "tb/common/args.h"
+#include "tb/common/bench_main.h"
 #include "tb/common/check.h"
 #include "tb/common/random.h"
 
@@ -200,29 +200,15 @@ private:
 }  // namespace
 
 int main(int argc, char** argv) {
-#ifdef FLYCOL_VTOP
-  const std::string prog = "fifo_rtl_tb";
-#else
-  const std::string prog = "fifo_tb";
-#endif
-  tb::Args args(prog);
-  std::uint64_t cycles = 1000000;
-  bool long_run = false;
-  args.count("cycles", &cycles, "cycles per shape (default 1 M)").flag("long", &long_run, "20 M cycles per shape");
-  if (!args.parse(argc, argv)) return 2;
-  if (long_run) cycles = 20000000;
-  fmt::print("{}: seed {}, {} cycles per shape\n", prog, args.seed, cycles);
-  std::uint64_t errors = 0, checks = 0, k = 0;
+  tb::BenchMain harness("fifo", {"cycles", 1000000, 20000000, "cycles per shape"}, false);
+  if (!harness.parse(argc, argv)) return 2;
+  harness.announce("{} cycles per shape", harness.count());
+  std::uint64_t k = 0;
   Figures fig;
   auto one = [&](auto& view, int width, int depth) {
-    tb::MismatchLog log(fmt::format("W={} D={}", width, depth));
-    try {
-      run_shape(view, width, depth, tb::sub_seed(args.seed, k++), cycles, log, fig);
-    } catch (const std::exception& e) {
-      log.fail("exception: {}", e.what());
-    }
-    errors += log.errors();
-    checks += log.checks();
+    harness.run(fmt::format("W={} D={}", width, depth), [&](tb::MismatchLog& log) {
+      run_shape(view, width, depth, harness.seed(k++), harness.count(), log, fig);
+    });
   };
 #ifdef FLYCOL_VTOP
 #define FLYCOL_SHAPE(V, W, D) \
@@ -240,7 +226,6 @@ int main(int argc, char** argv) {
   FLYCOL_CELL_SHAPES(FLYCOL_SHAPE)
 #endif
 #undef FLYCOL_SHAPE
-  return tb::finish(prog, args, errors, checks,
-                    fmt::format("{} shapes, {} cycles, {} pushes, {} pops, {} cycles full, {} resets, {} refusals", k,
-                                fig.cycles, fig.pushes, fig.pops, fig.full_cycles, fig.resets, fig.refusals));
+  return harness.finish(fmt::format("{} shapes, {} cycles, {} pushes, {} pops, {} cycles full, {} resets, {} refusals",
+                                    k, fig.cycles, fig.pushes, fig.pops, fig.full_cycles, fig.resets, fig.refusals));
 }

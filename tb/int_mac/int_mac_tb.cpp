@@ -14,6 +14,7 @@
 #include "verilated.h"
 
 #include "base/numerics/int_mac.h"
+#include "tb/common/random.h"
 
 namespace {
 
@@ -24,34 +25,20 @@ constexpr int kMaxReported = 10;
 constexpr std::int64_t kMin = std::numeric_limits<std::int32_t>::min();
 constexpr std::int64_t kMax = std::numeric_limits<std::int32_t>::max();
 
-class Rng {  // splitmix64, as in fp16_fma_rtl_tb
- public:
-  explicit Rng(std::uint64_t seed) : s_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (s_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-
- private:
-  std::uint64_t s_;
-};
-
 struct Vec {
   std::int32_t a, b, acc;
 };
 
 // Accumulators that matter for a product p: both limits and their neighbours, the values where
 // acc + p just reaches or just leaves the int32 range, small values, and two random ones.
-void accumulators_for(std::int64_t p, Rng& rng, std::vector<std::int32_t>& out) {
+void accumulators_for(std::int64_t p, flycol::tb::Rand& rng, std::vector<std::int32_t>& out) {
   out.clear();
   const std::int64_t cand[] = {kMin, kMin + 1, kMax, kMax - 1, 0, -1, 1,
                                kMax - p, kMax - p + 1, kMin - p, kMin - p - 1};
   for (std::int64_t v : cand)
     if (v >= kMin && v <= kMax) out.push_back(std::int32_t(v));
-  out.push_back(std::int32_t(std::uint32_t(rng.next())));
-  out.push_back(std::int32_t(std::uint32_t(rng.next())));
+  out.push_back(std::int32_t(std::uint32_t(rng.bits(64))));
+  out.push_back(std::int32_t(std::uint32_t(rng.bits(64))));
 }
 
 class MacChecker {
@@ -129,7 +116,7 @@ int main(int argc, char** argv) {
 
   VerilatedContext ctx;
   MacChecker check(&ctx);
-  Rng rng(seed);
+  flycol::tb::Rand rng(seed);
   std::vector<std::int32_t> accs;
   const auto t0 = std::chrono::steady_clock::now();
 
@@ -147,7 +134,7 @@ int main(int argc, char** argv) {
   for (std::int32_t a : extremes)
     for (std::int32_t b : extremes) pairs.emplace_back(a, b);
   for (std::uint64_t i = 0; i < pairs16; ++i) {
-    const std::uint64_t r = rng.next();
+    const std::uint64_t r = rng.bits(64);
     pairs.emplace_back(std::int16_t(r), std::int16_t(r >> 16));
   }
   for (const auto& [a, b] : pairs) {

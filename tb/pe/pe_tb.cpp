@@ -18,7 +18,7 @@
 #include "hw/common/protocol_error.h"
 #include "base/numerics/fp16.h"
 #include "hw/pe/pe_core.h"  // PeIn, the inputs of one cycle (the RTL view links no core)
-#include "tb/common/args.h"
+#include "tb/common/bench_main.h"
 #include "tb/common/check.h"
 #include "tb/common/random.h"
 
@@ -258,14 +258,8 @@ class RtlView {
 public:
   static constexpr bool kAsyncReset = true;
   RtlView(const HwParams& p, std::uint64_t seed)
-      : ctx_(tb::make_context(seed)), dut_(std::make_unique<FLYCOL_VTOP>(ctx_.get())),
-        elem_mask_(p.elem_bits == 8 ? 0xFFu : 0xFFFFu), acc_mask_(p.acc_bits == 16 ? 0xFFFFu : 0xFFFFFFFFu) {
-    // Out of reset before the first cycle, so that the bench's first reset is a falling edge of
-    // rst_ni, which the asynchronous reset acts on at once.
-    dut_->clk_i = 0;
-    dut_->rst_ni = 1;
-    dut_->eval();
-  }
+      : dut_(seed),
+        elem_mask_(p.elem_bits == 8 ? 0xFFu : 0xFFFFu), acc_mask_(p.acc_bits == 16 ? 0xFFFFu : 0xFFFFFFFFu) {}
   void drive(const PeIn& in, bool rst_n) {
     dut_->rst_ni = rst_n;
     dut_->a_i = in.a & elem_mask_;
@@ -277,7 +271,7 @@ public:
     dut_->shift_i = in.shift;
   }
   void settle() { dut_->eval(); }
-  void edge() { tb::clock_edge(*ctx_, *dut_); }
+  void edge() { dut_.edge(); }
   PeOut out() const {
     PeOut o;
     o.a = elem_t(dut_->a_o);
@@ -290,7 +284,7 @@ public:
     o.gated = dut_->gated_o;
     return o;
   }
-  bool fault() { return tb::take_assertion(*ctx_); }
+  bool fault() { return dut_.fault(); }
   bool counters(std::uint64_t&, std::uint64_t&) const { return false; }  // gated_o is checked per cycle
   bool refuses_swap_and_shift(tb::MismatchLog& log) {
     PeIn in;
@@ -299,12 +293,11 @@ public:
     settle();
     fmt::print("pe_rtl_tb: swap and shift together (the assertion below is expected):\n");
     edge();
-    return log.expect_true(tb::take_assertion(*ctx_), "swap and shift together: no RTL assertion");
+    return log.expect_true(dut_.fault(), "swap and shift together: no RTL assertion");
   }
 
 private:
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<FLYCOL_VTOP> dut_;
+  tb::Dut<FLYCOL_VTOP> dut_;
   std::uint32_t elem_mask_, acc_mask_;
 };
 
@@ -434,90 +427,53 @@ std::string variant_name(const HwParams& p) {
 #ifdef FLYCOL_VTOP
 
 int main(int argc, char** argv) {
-  tb::Args args("pe_rtl_tb");
-  std::uint64_t cycles = 4000000;
-  bool long_run = false;
-  std::string config = FLYCOL_RTL_CONFIG_FILE;  // the YAML file the RTL was Verilated for
-  args.count("cycles", &cycles, "cycles (default 4 M)")
-      .flag("long", &long_run, "50 M cycles")
-      .text("config", &config, "configuration name or file the RTL was Verilated for");
-  if (!args.parse(argc, argv)) return 2;
-  if (long_run) cycles = 50000000;
-  HwParams p;
-  try {
-    p = flycol::hardware_params(load_config_by_name_or_path(config));
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "pe_rtl_tb: {}\n", e.what());
-    return 2;
-  }
-  fmt::print("pe_rtl_tb [{}]: configuration {}, seed {}, {} cycles\n", FLYCOL_RTL_CONFIG, config, args.seed, cycles);
-  tb::MismatchLog log(fmt::format("rtl {}", FLYCOL_RTL_CONFIG));
+  tb::BenchMain harness("pe", {"cycles", 4000000, 50000000, "cycles"});
+  if (!harness.parse(argc, argv)) return 2;
+  const HwParams& p = harness.params();
+  harness.announce("{} {} gating, {} cycles", arith_name(p.arithmetic), p.zero_gating ? "with" : "without",
+                   harness.count());
   Figures fig;
-  RtlView view(p, args.seed);
-  run_pe(view, p, tb::sub_seed(args.seed, 0), cycles, log, fig);
-  if (log.ok()) view.refuses_swap_and_shift(log);
-  return tb::finish(fmt::format("pe_rtl_tb [{}]", FLYCOL_RTL_CONFIG), args, log.errors(), log.checks(),
-                    fmt::format("{} {} gating, {} cycles, {} MACs ({} gated), {} swaps, {} shifts, {} reset cycles",
-                                arith_name(p.arithmetic), p.zero_gating ? "with" : "without", fig.cycles, fig.macs,
-                                fig.gated, fig.swaps, fig.shifts, fig.resets));
+  RtlView view(p, harness.seed());
+  harness.run(harness.rtl_view(), [&](tb::MismatchLog& log) {
+    run_pe(view, p, harness.seed(0), harness.count(), log, fig);
+    if (log.ok()) view.refuses_swap_and_shift(log);
+  });
+  return harness.finish(fmt::format("{} {} gating, {} cycles, {} MACs ({} gated), {} swaps, {} shifts, {} reset cycles",
+                                    arith_name(p.arithmetic), p.zero_gating ? "with" : "without", fig.cycles, fig.macs,
+                                    fig.gated, fig.swaps, fig.shifts, fig.resets));
 }
 
 #else
 
 int sc_main(int argc, char* argv[]) {
-  tb::Args args("pe_tb");
-  std::uint64_t cycles = 200000;
-  bool long_run = false;
-  std::string view = "all";
-  args.count("cycles", &cycles, "cycles per PE variant (default 200 k)")
-      .flag("long", &long_run, "5 M cycles per PE variant")
-      .text("view", &view, "core, sc or all (default)");
-  if (!args.parse(argc, argv)) return 2;
-  if (long_run) cycles = 5000000;
-  if (!tb::valid_view(view)) {
-    args.usage();
-    return 2;
-  }
-  fmt::print("pe_tb: view {}, seed {}, {} cycles per variant\n", view, args.seed, cycles);
+  tb::BenchMain harness("pe", {"cycles", 200000, 5000000, "cycles per PE variant"});
+  if (!harness.parse(argc, argv)) return 2;
+  harness.announce("{} cycles per variant", harness.count());
 
   // Every SC_MODULE exists before the first sc_start; the variants then run one after another.
   std::vector<std::unique_ptr<ScView>> sc_views;
   for (const HwParams& p : variants()) sc_views.push_back(std::make_unique<ScView>(variant_name(p), p));
 
-  std::uint64_t errors = 0, checks = 0;
   Figures fig;
-  auto one_view = [&](const std::string& name, auto&& make_view, auto&& last_check) {
-    if (view != "all" && view != name) return;
-    int k = 0;
-    for (const HwParams& p : variants()) {
-      tb::MismatchLog log(fmt::format("{} {}", name, variant_name(p)));
-      auto& v = make_view(k, p);
-      // The same stimulus for both views of a variant: the seed does not depend on the view.
-      run_pe(v, p, tb::sub_seed(args.seed, std::uint64_t(k)), cycles, log, fig);
-      if (k == 0 && log.ok()) last_check(v, log);
-      errors += log.errors();
-      checks += log.checks();
-      ++k;
-    }
-  };
-  std::vector<std::unique_ptr<CoreView>> cores;
-  one_view(
-      "core",
-      [&](int, const HwParams& p) -> CoreView& { return *cores.emplace_back(std::make_unique<CoreView>(p)); },
-      [](CoreView& v, tb::MismatchLog& log) { v.refuses_swap_and_shift(log); });
-  // The module's refusal stops the simulation, so it is checked once, after every variant ran.
-  tb::MismatchLog sc_last("sc");
-  one_view(
-      "sc", [&](int k, const HwParams&) -> ScView& { return *sc_views[std::size_t(k)]; },
-      [](ScView&, tb::MismatchLog&) {});
-  if ((view == "sc" || view == "all") && errors == 0) {
-    sc_views[0]->refuses_swap_and_shift(sc_last);
-    errors += sc_last.errors();
-    checks += sc_last.checks();
+  // The same stimulus for both views of a variant: the seed does not depend on the view.
+  std::size_t k = 0;
+  for (const HwParams& p : variants()) {
+    if (harness.core())
+      harness.run(fmt::format("core {}", variant_name(p)), [&](tb::MismatchLog& log) {
+        CoreView core(p);
+        run_pe(core, p, harness.seed(k), harness.count(), log, fig);
+        if (k == 0 && log.ok()) core.refuses_swap_and_shift(log);
+      });
+    if (harness.sc())
+      harness.run(fmt::format("sc {}", variant_name(p)),
+                  [&](tb::MismatchLog& log) { run_pe(*sc_views[k], p, harness.seed(k), harness.count(), log, fig); });
+    ++k;
   }
-  return tb::finish("pe_tb", args, errors, checks,
-                    fmt::format("view {}, {} cycles, {} MACs ({} gated), {} swaps, {} shifts, {} reset cycles", view,
-                                fig.cycles, fig.macs, fig.gated, fig.swaps, fig.shifts, fig.resets));
+  // The module's refusal stops the simulation, so it is checked once, after every variant ran.
+  if (harness.sc() && harness.errors() == 0)
+    harness.run("sc", [&](tb::MismatchLog& log) { sc_views[0]->refuses_swap_and_shift(log); });
+  return harness.finish(fmt::format("{} cycles, {} MACs ({} gated), {} swaps, {} shifts, {} reset cycles", fig.cycles,
+                                    fig.macs, fig.gated, fig.swaps, fig.shifts, fig.resets));
 }
 
 #endif

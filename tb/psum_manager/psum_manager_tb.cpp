@@ -26,7 +26,7 @@
 #include "hw/common/command.h"
 #include "hw/common/hw_params.h"
 #include "hw/common/protocol_error.h"
-#include "tb/common/args.h"
+#include "tb/common/bench_main.h"
 #include "tb/common/check.h"
 #include "tb/common/random.h"
 
@@ -424,13 +424,7 @@ private:
 class RtlView {
 public:
   RtlView(const HwParams& p, std::uint64_t seed)
-      : p_(p), mem_(p.psum_depth, p.rows), ctx_(tb::make_context(seed)),
-        dut_(std::make_unique<FLYCOL_VTOP>(ctx_.get())) {
-    dut_->clk_i = 0;
-    dut_->rst_ni = 1;
-    dut_->eval();
-  }
-  ~RtlView() { dut_->final(); }
+      : p_(p), mem_(p.psum_depth, p.rows), dut_(seed) {}
   void drive(const Drive& d) {
     dut_->rst_ni = d.rst_n;
     dut_->start_i = d.start;
@@ -454,12 +448,12 @@ public:
       mem_.edge(dut_->psum_req_o, dut_->psum_we_o, dut_->psum_addr_o,
                 [&](int e) { return acc_t(tb::get_elem(dut_->psum_wdata_o, e, p_.acc_bits)); },
                 tb::get_bits(dut_->psum_wmask_o, 0, std::min(64, p_.rows)));
-    tb::clock_edge(*ctx_, *dut_);
+    dut_.edge();
   }
   bool fault() {
     const std::string e = mem_.take_error();
     if (!e.empty()) fmt::print(stderr, "port: {}\n", e);
-    return tb::take_assertion(*ctx_) || !e.empty();
+    return dut_.fault() || !e.empty();
   }
   int unclaimed() { return int(dut_->unclaimed_o); }
   bool busy() { return dut_->busy_o; }
@@ -478,14 +472,13 @@ public:
     drive(d);
     edge(d);
     (void)mem_.take_error();
-    return tb::take_assertion(*ctx_);
+    return dut_.fault();
   }
 
 private:
   HwParams p_;
   PortMemory mem_;
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<FLYCOL_VTOP> dut_;
+  tb::Dut<FLYCOL_VTOP> dut_;
 };
 
 #else
@@ -685,56 +678,26 @@ bool covered(const Figures& f, std::uint64_t runs) {
 #ifdef FLYCOL_VTOP
 
 int main(int argc, char** argv) {
-  tb::Args args("psum_manager_rtl_tb");
-  std::uint64_t runs = 1000;
-  bool long_run = false;
-  std::string config = FLYCOL_RTL_CONFIG_FILE;
-  args.count("runs", &runs, "random RUNs (default 1000)")
-      .flag("long", &long_run, "10000 RUNs")
-      .text("config", &config, "configuration file the RTL was Verilated for");
-  if (!args.parse(argc, argv)) return 2;
-  if (long_run) runs = 10000;
-  HwParams p;
-  try {
-    p = hardware_params(load_config_by_name_or_path(config));
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "psum_manager_rtl_tb: {}\n", e.what());
-    return 2;
-  }
-  fmt::print("psum_manager_rtl_tb [{}]: ROWS {} COLS {} depth {}, seed {}, {} RUNs\n", FLYCOL_RTL_CONFIG, p.rows,
-             p.cols, p.psum_depth, args.seed, runs);
-  tb::MismatchLog log(fmt::format("rtl {}", FLYCOL_RTL_CONFIG));
+  tb::BenchMain harness("psum_manager", {"runs", 1000, 10000, "random RUNs"});
+  if (!harness.parse(argc, argv)) return 2;
+  const HwParams& p = harness.params();
+  harness.announce("ROWS {} COLS {} depth {}, {} RUNs", p.rows, p.cols, p.psum_depth, harness.count());
   Figures fig;
-  RtlView view(p, args.seed);
+  RtlView view(p, harness.seed());
   const acc_t amask = p.acc_bits >= 32 ? ~acc_t(0) : acc_t((1u << p.acc_bits) - 1u);
-  Bench<RtlView> bench(view, p, amask, tb::sub_seed(args.seed, 0), log, fig);
-  try {
-    bench.run(int(runs));
-  } catch (const std::exception& e) {
-    log.fail("exception: {}", e.what());
-  }
-  if (!covered(fig, runs)) log.fail("coverage: a corner case was never reached");
-  return tb::finish(fmt::format("psum_manager_rtl_tb [{}]", FLYCOL_RTL_CONFIG), args, log.errors(), log.checks(),
-                    figures(fig));
+  harness.run(harness.rtl_view(), [&](tb::MismatchLog& log) {
+    Bench<RtlView>(view, p, amask, harness.seed(0), log, fig).run(int(harness.count()));
+  });
+  if (!covered(fig, harness.count())) harness.fail("coverage: a corner case was never reached");
+  return harness.finish(figures(fig));
 }
 
 #else
 
 int sc_main(int argc, char* argv[]) {
-  tb::Args args("psum_manager_tb");
-  std::uint64_t runs = 1000;
-  bool long_run = false;
-  std::string view = "all";
-  args.count("runs", &runs, "random RUNs per shape and view (default 1000)")
-      .flag("long", &long_run, "50000 RUNs per shape and view")
-      .text("view", &view, "core, sc or all (default)");
-  if (!args.parse(argc, argv)) return 2;
-  if (long_run) runs = 50000;
-  if (!tb::valid_view(view)) {
-    args.usage();
-    return 2;
-  }
-  fmt::print("psum_manager_tb: view {}, seed {}, {} RUNs per shape\n", view, args.seed, runs);
+  tb::BenchMain harness("psum_manager", {"runs", 1000, 50000, "random RUNs per shape and view"});
+  if (!harness.parse(argc, argv)) return 2;
+  harness.announce("{} RUNs per shape", harness.count());
   const int shapes[][2] = {{16, 16}, {4, 4}, {3, 5}, {5, 3}, {1, 1}};  // rows, cols
   auto params = [](const int* s) {
     HwParams p;
@@ -749,36 +712,27 @@ int sc_main(int argc, char* argv[]) {
     for (bool port : {false, true})
       sc_views.push_back(
           std::make_unique<ScView>(fmt::format("pm_r{}c{}_{}", s[0], s[1], port ? "port" : "bank"), params(s), port));
-  std::uint64_t errors = 0, checks = 0;
   Figures fig;
   for (std::size_t i = 0; i < std::size(shapes); ++i) {
     const HwParams p = params(shapes[i]);
-    const std::uint64_t seed = tb::sub_seed(args.seed, i);  // the same stimulus on every view of a shape
     auto one = [&](const std::string& name, auto& v) {
-      tb::MismatchLog log(fmt::format("{} {}x{}", name, p.rows, p.cols));
-      Bench<std::remove_reference_t<decltype(v)>> bench(v, p, ~acc_t(0), seed, log, fig);
-      try {
-        bench.run(int(runs));
-      } catch (const std::exception& e) {
-        log.fail("exception: {}", e.what());
-      }
-      errors += log.errors();
-      checks += log.checks();
+      harness.run(fmt::format("{} {}x{}", name, p.rows, p.cols), [&](tb::MismatchLog& log) {
+        // The same stimulus on every view of a shape.
+        Bench<std::remove_reference_t<decltype(v)>>(v, p, ~acc_t(0), harness.seed(i), log, fig)
+            .run(int(harness.count()));
+      });
     };
-    if (view != "sc") {
+    if (harness.core()) {
       CoreView core(p);
       one("core", core);
     }
-    if (view != "core") {
+    if (harness.sc()) {
       one("sc bank", *sc_views[2 * i]);
       one("sc port", *sc_views[2 * i + 1]);
     }
   }
-  if (!covered(fig, runs)) {
-    fmt::print(stderr, "coverage: a corner case was never reached\n");
-    ++errors;
-  }
-  return tb::finish("psum_manager_tb", args, errors, checks, fmt::format("view {}, {}", view, figures(fig)));
+  if (!covered(fig, harness.count())) harness.fail("coverage: a corner case was never reached");
+  return harness.finish(figures(fig));
 }
 
 #endif

@@ -26,7 +26,7 @@
 #include "hw/common/command.h"
 #include "hw/common/hw_params.h"
 #include "hw/common/protocol_error.h"
-#include "tb/common/args.h"
+#include "tb/common/bench_main.h"
 #include "tb/common/check.h"
 #include "tb/common/random.h"
 
@@ -412,12 +412,7 @@ private:
 
 class RtlView {
 public:
-  explicit RtlView(std::uint64_t seed) : ctx_(tb::make_context(seed)), dut_(std::make_unique<FLYCOL_VTOP>(ctx_.get())) {
-    dut_->clk_i = 0;
-    dut_->rst_ni = 1;
-    dut_->eval();
-  }
-  ~RtlView() { dut_->final(); }
+  explicit RtlView(std::uint64_t seed) : dut_(seed) {}
   void drive(const Drive& d) {
     dut_->rst_ni = d.rst_n;
     dut_->start_i = d.start;
@@ -447,21 +442,20 @@ public:
     o.kind = Kind(dut_->cycle_kind_o);
     return o;
   }
-  void edge(const Drive&) { tb::clock_edge(*ctx_, *dut_); }
-  bool fault() { return tb::take_assertion(*ctx_); }
+  void edge(const Drive&) { dut_.edge(); }
+  bool fault() { return dut_.fault(); }
   void expect_refusals_begin() {
     fmt::print("sequencer_rtl_tb: directed protocol errors; the RTL assertion messages below are expected\n");
   }
   void expect_refusals_end() {}
   bool offer_once(const Drive& d) {
     drive(d);
-    tb::clock_edge(*ctx_, *dut_);
-    return tb::take_assertion(*ctx_);
+    dut_.edge();
+    return dut_.fault();
   }
 
 private:
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<FLYCOL_VTOP> dut_;
+  tb::Dut<FLYCOL_VTOP> dut_;
 };
 
 #else
@@ -620,80 +614,50 @@ std::string figures(const Figures& f) {
 #ifdef FLYCOL_VTOP
 
 int main(int argc, char** argv) {
-  tb::Args args("sequencer_rtl_tb");
-  std::uint64_t runs = 3000;
-  bool long_run = false;
-  std::string config = FLYCOL_RTL_CONFIG_FILE;
-  args.count("runs", &runs, "random RUNs (default 3000)")
-      .flag("long", &long_run, "40000 RUNs")
-      .text("config", &config, "configuration file the RTL was Verilated for");
-  if (!args.parse(argc, argv)) return 2;
-  if (long_run) runs = 40000;
-  HwParams p;
-  try {
-    p = hardware_params(load_config_by_name_or_path(config));
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "sequencer_rtl_tb: {}\n", e.what());
-    return 2;
-  }
-  fmt::print("sequencer_rtl_tb [{}]: COLS {}, seed {}, {} RUNs\n", FLYCOL_RTL_CONFIG, p.cols, args.seed, runs);
-  tb::MismatchLog log(fmt::format("rtl {}", FLYCOL_RTL_CONFIG));
+  tb::BenchMain harness("sequencer", {"runs", 3000, 40000, "random RUNs"});
+  if (!harness.parse(argc, argv)) return 2;
+  const HwParams& p = harness.params();
+  harness.announce("COLS {}, {} RUNs", p.cols, harness.count());
   Figures fig;
-  RtlView view(args.seed);
-  Bench<RtlView> bench(view, p.cols, 40, tb::sub_seed(args.seed, 0), log, fig);
-  try {
-    bench.run(int(runs));
-  } catch (const std::exception& e) {
-    log.fail("exception: {}", e.what());
-  }
-  return tb::finish(fmt::format("sequencer_rtl_tb [{}]", FLYCOL_RTL_CONFIG), args, log.errors(), log.checks(),
-                    figures(fig));
+  RtlView view(harness.seed());
+  harness.run(harness.rtl_view(), [&](tb::MismatchLog& log) {
+    Bench<RtlView>(view, p.cols, 40, harness.seed(0), log, fig).run(int(harness.count()));
+  });
+  return harness.finish(figures(fig));
 }
 
 #else
 
 int sc_main(int argc, char* argv[]) {
-  tb::Args args("sequencer_tb");
-  std::uint64_t runs = 400, only_cols = 0;
-  bool long_run = false;
-  std::string view = "all";
-  args.count("runs", &runs, "random RUNs per width and view (default 400)")
-      .count("cols", &only_cols, "only this array width (1..16)")
-      .flag("long", &long_run, "8000 RUNs per width and view")
-      .text("view", &view, "core, sc or all (default)");
-  if (!args.parse(argc, argv)) return 2;
-  if (long_run) runs = 8000;
-  if (!tb::valid_view(view) || only_cols > 16) {
-    args.usage();
+  tb::BenchMain harness("sequencer", {"runs", 400, 8000, "random RUNs per width and view"});
+  std::uint64_t only_cols = 0;
+  harness.args().count("cols", &only_cols, "only this array width (1..16)");
+  if (!harness.parse(argc, argv)) return 2;
+  if (only_cols > 16) {
+    fmt::print(stderr, "sequencer_tb: --cols {}: expected 1..16\n", only_cols);
     return 2;
   }
-  fmt::print("sequencer_tb: view {}, seed {}, {} RUNs per width\n", view, args.seed, runs);
+  harness.announce("{} RUNs per width", harness.count());
   // Every SC_MODULE exists before the first sc_start.
   std::vector<std::unique_ptr<ScView>> sc_views;
   for (int cols = 1; cols <= 16; ++cols) sc_views.push_back(std::make_unique<ScView>(fmt::format("seq{}", cols), width(cols)));
-  std::uint64_t errors = 0, checks = 0;
   Figures fig;
   for (int cols = 1; cols <= 16; ++cols) {
     if (only_cols != 0 && std::uint64_t(cols) != only_cols) continue;
-    const std::uint64_t seed = tb::sub_seed(args.seed, std::uint64_t(cols));  // the same stimulus on both views
     auto one = [&](const std::string& name, auto& v) {
-      tb::MismatchLog log(fmt::format("{} COLS {}", name, cols));
-      Bench<std::remove_reference_t<decltype(v)>> bench(v, cols, 40, seed, log, fig);
-      try {
-        bench.run(int(runs));
-      } catch (const std::exception& e) {
-        log.fail("exception: {}", e.what());
-      }
-      errors += log.errors();
-      checks += log.checks();
+      harness.run(fmt::format("{} COLS {}", name, cols), [&](tb::MismatchLog& log) {
+        // The same stimulus on both views.
+        Bench<std::remove_reference_t<decltype(v)>>(v, cols, 40, harness.seed(std::uint64_t(cols)), log, fig)
+            .run(int(harness.count()));
+      });
     };
-    if (view != "sc") {
+    if (harness.core()) {
       CoreView core(width(cols));
       one("core", core);
     }
-    if (view != "core") one("sc", *sc_views[std::size_t(cols - 1)]);
+    if (harness.sc()) one("sc", *sc_views[std::size_t(cols - 1)]);
   }
-  return tb::finish("sequencer_tb", args, errors, checks, fmt::format("view {}, {}", view, figures(fig)));
+  return harness.finish(figures(fig));
 }
 
 #endif

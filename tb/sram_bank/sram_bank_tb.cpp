@@ -18,7 +18,7 @@
 
 #include "hw/common/protocol_error.h"
 #include "sram_bank_shapes.h"
-#include "tb/common/args.h"
+#include "tb/common/bench_main.h"
 #include "tb/common/check.h"
 #include "tb/common/random.h"
 
@@ -201,29 +201,15 @@ private:
 }  // namespace
 
 int main(int argc, char** argv) {
-#ifdef FLYCOL_VTOP
-  const std::string prog = "sram_bank_rtl_tb";
-#else
-  const std::string prog = "sram_bank_tb";
-#endif
-  tb::Args args(prog);
-  std::uint64_t cycles = 500000;
-  bool long_run = false;
-  args.count("cycles", &cycles, "cycles per shape (default 500 k)").flag("long", &long_run, "10 M cycles per shape");
-  if (!args.parse(argc, argv)) return 2;
-  if (long_run) cycles = 10000000;
-  fmt::print("{}: seed {}, {} cycles per shape\n", prog, args.seed, cycles);
-  std::uint64_t errors = 0, checks = 0, k = 0;
+  tb::BenchMain harness("sram_bank", {"cycles", 500000, 10000000, "cycles per shape"}, false);
+  if (!harness.parse(argc, argv)) return 2;
+  harness.announce("{} cycles per shape", harness.count());
+  std::uint64_t k = 0;
   Figures fig;
   auto one = [&](auto& view, int depth, int elem_bits, int elems) {
-    tb::MismatchLog log(fmt::format("{}x{}x{}", depth, elem_bits, elems));
-    try {
-      run_shape(view, depth, elem_bits, elems, tb::sub_seed(args.seed, k++), cycles, log, fig);
-    } catch (const std::exception& e) {
-      log.fail("exception: {}", e.what());
-    }
-    errors += log.errors();
-    checks += log.checks();
+    harness.run(fmt::format("{}x{}x{}", depth, elem_bits, elems), [&](tb::MismatchLog& log) {
+      run_shape(view, depth, elem_bits, elems, harness.seed(k++), harness.count(), log, fig);
+    });
   };
 #ifdef FLYCOL_VTOP
 #define FLYCOL_SHAPE(V, D, EB, E) \
@@ -241,7 +227,6 @@ int main(int argc, char** argv) {
   FLYCOL_CELL_SHAPES(FLYCOL_SHAPE)
 #endif
 #undef FLYCOL_SHAPE
-  return tb::finish(prog, args, errors, checks,
-                    fmt::format("{} shapes, {} cycles, {} reads, {} writes, {} resets, {} refusals", k, fig.cycles,
+  return harness.finish(fmt::format("{} shapes, {} cycles, {} reads, {} writes, {} resets, {} refusals", k, fig.cycles,
                                 fig.reads, fig.writes, fig.resets, fig.refusals));
 }

@@ -9,10 +9,10 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 #include <systemc>
@@ -30,20 +30,10 @@
 using namespace flycol;
 using flycol::tb::Case;
 using flycol::tb::compile_case;
-using flycol::tb::parse_case;
 using flycol::tb::random_case;
 using flycol::tb::timing_for;
 
 namespace {
-
-struct Args {
-  std::string config = "fornt16";
-  int layers = 50;
-  std::uint64_t seed = 1;
-  std::int64_t max_macs = 2'000'000;
-  std::string regressions;  // file of permanent cases
-  bool verbose = false;
-};
 
 struct Totals {
   int run = 0, rejected = 0, failed = 0, profile_pairs = 0;
@@ -109,58 +99,36 @@ bool run_case(ScSimulation& sim, const Config& cfg, const Case& c, Totals& t, bo
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
-  Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string s = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::runtime_error("missing value after " + s);
-      return argv[++i];
-    };
-    if (s == "--config") a.config = next();
-    else if (s == "--layers") a.layers = std::stoi(next());
-    else if (s == "--seed") a.seed = std::stoull(next());
-    else if (s == "--max-macs") a.max_macs = std::stoll(next());
-    else if (s == "--regressions") a.regressions = next();
-    else if (s == "--verbose") a.verbose = true;
-    else {
-      fmt::print(stderr, "accelerator_tb: unknown option '{}'\n", s);
-      return 2;
-    }
+  tb::Args args("accelerator_tb");
+  tb::LayerRunOptions o{.layers = 50, .max_macs = 2'000'000};
+  std::string regressions;  // file of permanent cases
+  bool verbose = false;
+  o.declare(args);
+  args.text("regressions", &regressions, "file of recorded cases to run first").flag("verbose", &verbose, "a line a layer");
+  if (!args.parse(argc, argv)) return 2;
+  Config cfg;
+  std::vector<Case> recorded;
+  try {
+    cfg = load_config_by_name_or_path(o.config);
+    if (!regressions.empty()) recorded = tb::read_regressions(regressions, cfg.name);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "accelerator_tb: {}\n", e.what());
+    return 2;
   }
-  const Config cfg = load_config_by_name_or_path(a.config);
   fmt::print("accelerator_tb: config {} ({}x{} {}), seed {}, {} random layers, max {} MACs\n", cfg.name,
-             cfg.array.rows, cfg.array.cols, arithmetic_info(cfg.arithmetic).name, a.seed, a.layers, a.max_macs);
+             cfg.array.rows, cfg.array.cols, arithmetic_info(cfg.arithmetic).name, args.seed, o.layers, o.max_macs);
   ScSimulation sim(hardware_params(cfg));
   Totals t;
   const auto t0 = std::chrono::steady_clock::now();
 
-  if (!a.regressions.empty()) {
-    // Permanent cases: every seed that ever failed, for any configuration; lines name theirs.
-    std::ifstream f(a.regressions);
-    if (!f) {
-      fmt::print(stderr, "accelerator_tb: cannot read {}\n", a.regressions);
-      return 2;
-    }
-    std::string line;
-    int n = 0;
-    while (std::getline(f, line)) {
-      if (line.empty() || line[0] == '#') continue;
-      if (line.find("config=" + cfg.name + " ") != 0) continue;
-      Case c;
-      if (!parse_case(line, c)) {
-        fmt::print(stderr, "accelerator_tb: bad regression line: {}\n", line);
-        return 2;
-      }
-      ++n;
-      run_case(sim, cfg, c, t, a.verbose, false);
-    }
-    fmt::print("  {} regression cases for {}\n", n, cfg.name);
-  }
+  // Permanent cases first: every seed that ever failed, for any configuration; lines name theirs.
+  for (const Case& c : recorded) run_case(sim, cfg, c, t, verbose, false);
+  if (!regressions.empty()) fmt::print("  {} regression cases for {}\n", recorded.size(), cfg.name);
 
-  std::mt19937_64 rng(a.seed);
-  for (int i = 0; i < a.layers; ++i) {
-    const Case c = random_case(rng, cfg, a.max_macs);
-    run_case(sim, cfg, c, t, a.verbose, i % 10 == 3 && c.dram_seed != 0);
+  std::mt19937_64 rng(args.seed);
+  for (std::uint64_t i = 0; i < o.layers; ++i) {
+    const Case c = random_case(rng, cfg, std::int64_t(o.max_macs));
+    run_case(sim, cfg, c, t, verbose, i % 10 == 3 && c.dram_seed != 0);
   }
 
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

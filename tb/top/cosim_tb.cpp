@@ -6,9 +6,9 @@
 //
 //   cosim_tb --config fornt16 --layers 20 --seed 1 --max-macs 200000 [--x-seeds 3]
 #include <chrono>
-#include <fstream>
 #include <random>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -20,15 +20,6 @@
 using namespace flycol;
 
 namespace {
-
-struct Args {
-  std::string config = "fornt16";
-  int layers = 20;
-  std::uint64_t seed = 1;
-  std::int64_t max_macs = 200'000;
-  int x_seeds = 0;
-  std::string regressions;
-};
 
 struct Totals {
   int run = 0, rejected = 0, failed = 0, x_runs = 0;
@@ -86,41 +77,32 @@ bool run_case(const Config& cfg, const tb::Case& c, int x_seeds, Totals& t) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string s = argv[i];
-    auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-    if (s == "--config") a.config = next();
-    else if (s == "--layers") a.layers = std::stoi(next());
-    else if (s == "--seed") a.seed = std::stoull(next());
-    else if (s == "--max-macs") a.max_macs = std::stoll(next());
-    else if (s == "--x-seeds") a.x_seeds = std::stoi(next());
-    else if (s == "--regressions") a.regressions = next();
-    else {
-      fmt::print(stderr, "cosim_tb: unknown option '{}'\n", s);
-      return 2;
-    }
+  tb::Args args("cosim_tb");
+  tb::LayerRunOptions o{.layers = 20, .max_macs = 200'000};
+  std::uint64_t x_seeds = 0;
+  std::string regressions;
+  o.declare(args);
+  args.count("x-seeds", &x_seeds, "reruns of each layer with random --x-initial state")
+      .text("regressions", &regressions, "file of recorded cases to run first (the biggest are skipped)");
+  if (!args.parse(argc, argv)) return 2;
+  Config cfg;
+  std::vector<tb::Case> recorded;
+  try {
+    cfg = load_config_by_name_or_path(o.config);
+    if (!regressions.empty()) recorded = tb::read_regressions(regressions, cfg.name);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "cosim_tb: {}\n", e.what());
+    return 2;
   }
-  const Config cfg = load_config_by_name_or_path(a.config);
-  fmt::print("cosim_tb: config {}, seed {}, {} random layers (max {} MACs), {} --x-initial seeds\n", cfg.name, a.seed,
-             a.layers, a.max_macs, a.x_seeds);
+  fmt::print("cosim_tb: config {}, seed {}, {} random layers (max {} MACs), {} --x-initial seeds\n", cfg.name,
+             args.seed, o.layers, o.max_macs, x_seeds);
   Totals t;
   const auto t0 = std::chrono::steady_clock::now();
-  if (!a.regressions.empty()) {
-    std::ifstream f(a.regressions);
-    std::string line;
-    while (std::getline(f, line)) {
-      if (line.empty() || line[0] == '#' || line.find("config=" + cfg.name + " ") != 0) continue;
-      tb::Case c;
-      if (!tb::parse_case(line, c)) {
-        fmt::print(stderr, "cosim_tb: bad regression line: {}\n", line);
-        return 2;
-      }
-      if (c.layer.macs() <= a.max_macs * 20) run_case(cfg, c, 0, t);  // the RTL is slow: skip the biggest
-    }
-  }
-  std::mt19937_64 rng(a.seed);
-  for (int i = 0; i < a.layers; ++i) run_case(cfg, tb::random_case(rng, cfg, a.max_macs), a.x_seeds, t);
+  for (const tb::Case& c : recorded)
+    if (c.layer.macs() <= std::int64_t(o.max_macs) * 20) run_case(cfg, c, 0, t);  // the RTL is slow: skip the biggest
+  std::mt19937_64 rng(args.seed);
+  for (std::uint64_t i = 0; i < o.layers; ++i)
+    run_case(cfg, tb::random_case(rng, cfg, std::int64_t(o.max_macs)), int(x_seeds), t);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   fmt::print("cosim_tb: {} {}: {} layers in lockstep ({} rejected by the compiler, {} --x-initial reruns), {} failed; "
              "{} RTL cycles, {:.1f} s wall ({:.0f} RTL cycles/s)\n",

@@ -2,6 +2,8 @@
 #include "tb/top/layer_cases.h"
 
 #include <algorithm>
+#include <fstream>
+#include <stdexcept>
 #include <cstdio>
 #include <sstream>
 
@@ -88,6 +90,20 @@ Program compile_case(const Case& c, const Config& cfg) {
     plain.order = c.opt.order;
     return compile_layer(c.layer, cfg, plain);
   }
+}
+
+std::vector<Case> read_regressions(const std::string& path, const std::string& config_name) {
+  std::ifstream f(path);
+  if (!f) throw std::runtime_error(fmt::format("cannot read the regressions file {}", path));
+  std::vector<Case> cases;
+  std::string line;
+  for (int n = 1; std::getline(f, line); ++n) {
+    if (line.empty() || line[0] == '#' || line.find("config=" + config_name + " ") != 0) continue;
+    Case c;
+    if (!parse_case(line, c)) throw std::runtime_error(fmt::format("{}:{}: not a case: {}", path, n, line));
+    cases.push_back(c);
+  }
+  return cases;
 }
 
 }  // namespace flycol::tb

@@ -7,10 +7,14 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "sim/compiler/compiler.h"
 #include "sim/config/config.h"
 #include "sim/dram/dram_model.h"
+#include "tb/common/args.h"
 
 namespace flycol::tb {
 
@@ -34,6 +38,23 @@ Case random_case(std::mt19937_64& rng, const Config& cfg, std::int64_t max_macs)
 
 // Parses a line as describe() prints it ("config=..." may lead; it is ignored here).
 bool parse_case(const std::string& line, Case& c);
+
+// The recorded cases of configuration `config_name` in a regressions file (tb/top/
+// accelerator_regressions.txt: one describe() line a case after "config=<name> "; '#' starts a
+// comment). Throws std::runtime_error naming the file and the line it cannot read.
+std::vector<Case> read_regressions(const std::string& path, const std::string& config_name);
+
+// The options of every whole-accelerator regression, declared on `args` (which holds --seed):
+// --config NAME|FILE, --layers N random layers, --max-macs N per random layer.
+struct LayerRunOptions {
+  std::string config = "fornt16";
+  std::uint64_t layers = 0, max_macs = 0;
+  void declare(Args& args) {
+    args.text("config", &config, "configuration name or file (default fornt16)")
+        .count("layers", &layers, fmt::format("random layers (default {})", layers))
+        .count("max-macs", &max_macs, fmt::format("MACs of a random layer at most (default {})", max_macs));
+  }
+};
 
 // Compiles the case; forced tiles that do not fit the layer fall back to the compiler's choice.
 // Throws InputError when the configuration cannot run the layer at all.

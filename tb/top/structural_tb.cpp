@@ -33,17 +33,14 @@ using namespace flycol;
 
 namespace {
 
-struct Args {
-  std::string config = "fornt16";
-  int layers = 10;
+struct Options {
+  tb::LayerRunOptions run{.layers = 10, .max_macs = 100'000};
   std::uint64_t seed = 1;
-  std::int64_t max_macs = 100'000;
   std::string rtl_blocks;  // comma-separated block names, or "all"; empty: none
   std::string layer;       // one given layer (the configuration's DRAM timing) instead of random ones
   std::string trace;       // VCD of the structural top's signals (with --layer, to look at a failure)
-  bool compare = true;     // --no-compare: run the structural top only (speed measurement)
+  bool no_compare = false;  // run the structural top only (speed measurement)
 };
-
 struct Totals {
   int run = 0, rejected = 0, failed = 0;
   std::uint64_t cycles = 0;
@@ -93,7 +90,7 @@ std::string dram_diff(const LayerSimResult& a, const LayerSimResult& b) {
 }
 
 // One given layer: the structural top's speed, and (unless --no-compare) the same checks.
-int run_layer(ScSimulation& fast, ScSimulation& structural, const Config& cfg, const Args& a) {
+int run_layer(ScSimulation& fast, ScSimulation& structural, const Config& cfg, const Options& a) {
   const Layer l = parse_layer_spec(a.layer, "layer");
   const Program prog = compile_layer(l, cfg);
   const ConvOperands ops = make_random_operands(l, cfg.arithmetic, 1);
@@ -102,7 +99,7 @@ int run_layer(ScSimulation& fast, ScSimulation& structural, const Config& cfg, c
   fmt::print("structural top: {} cycles in {:.1f} s: {:.0f} cycles/s{}\n", s.sim.cycles, s.sim.wall_seconds,
              s.sim.wall_seconds > 0 ? double(s.sim.cycles) / s.sim.wall_seconds : 0.0,
              s.sim.finished ? "" : " (did not finish: " + s.sim.error + ")");
-  if (!a.compare) return s.sim.finished ? 0 : 1;
+  if (a.no_compare) return s.sim.finished ? 0 : 1;
   const LayerSimResult f = simulate_layer(fast, prog, ops, timing, 2'000'000);
   std::string why;
   if (!s.sim.finished || !f.sim.finished) why += "a model did not finish; ";
@@ -114,8 +111,8 @@ int run_layer(ScSimulation& fast, ScSimulation& structural, const Config& cfg, c
   return why.empty() ? 0 : 1;
 }
 
-bool run_case(ScSimulation& fast, ScSimulation& structural, const Config& cfg, const tb::Case& c, const Args& a,
-              int index, Totals& t) {
+bool run_case(ScSimulation& fast, ScSimulation& structural, const Config& cfg, const tb::Case& c, const Options& a,
+              std::uint64_t index, Totals& t) {
   Program prog;
   try {
     prog = tb::compile_case(c, cfg);
@@ -156,7 +153,7 @@ bool run_case(ScSimulation& fast, ScSimulation& structural, const Config& cfg, c
   fmt::print("FAIL config={} {}\n  rtl blocks: {}\n  {}\n  plan: {}\n", cfg.name, c.describe(),
              a.rtl_blocks.empty() ? "none" : a.rtl_blocks, why, prog.plan.describe());
   fmt::print("  reproduce: structural_tb{} --config {} --seed {} --layers {} --max-macs {}{}\n",
-             a.rtl_blocks.empty() ? "" : "_rtl", a.config, a.seed, index + 1, a.max_macs,
+             a.rtl_blocks.empty() ? "" : "_rtl", a.run.config, a.seed, index + 1, a.run.max_macs,
              a.rtl_blocks.empty() ? "" : " --rtl-blocks " + a.rtl_blocks);
   return false;
 }
@@ -164,27 +161,22 @@ bool run_case(ScSimulation& fast, ScSimulation& structural, const Config& cfg, c
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
-  Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string s = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::runtime_error("missing value after " + s);
-      return argv[++i];
-    };
-    if (s == "--config") a.config = next();
-    else if (s == "--layers") a.layers = std::stoi(next());
-    else if (s == "--seed") a.seed = std::stoull(next());
-    else if (s == "--max-macs") a.max_macs = std::stoll(next());
-    else if (s == "--rtl-blocks") a.rtl_blocks = next();
-    else if (s == "--layer") a.layer = next();
-    else if (s == "--no-compare") a.compare = false;
-    else if (s == "--trace") a.trace = next();
-    else {
-      fmt::print(stderr, "structural_tb: unknown option '{}'\n", s);
-      return 2;
-    }
+  tb::Args args("structural_tb");
+  Options a;
+  a.run.declare(args);
+  args.text("rtl-blocks", &a.rtl_blocks, "blocks as Verilated RTL: names separated by commas, or all")
+      .text("layer", &a.layer, "one layer spec instead of random layers")
+      .flag("no-compare", &a.no_compare, "run the structural top only (speed)")
+      .text("trace", &a.trace, "VCD file of the structural top's signals");
+  if (!args.parse(argc, argv)) return 2;
+  a.seed = args.seed;
+  Config cfg;
+  try {
+    cfg = load_config_by_name_or_path(a.run.config);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "structural_tb: {}\n", e.what());
+    return 2;
   }
-  const Config cfg = load_config_by_name_or_path(a.config);
   const hw::HwParams hwp = hardware_params(cfg);
 
   ScSimOptions so;
@@ -208,8 +200,8 @@ int sc_main(int argc, char* argv[]) {
   }
 #endif
   fmt::print("structural_tb: config {} ({}x{} {}), seed {}, {} random layers, max {} MACs, RTL blocks: {}\n",
-             cfg.name, cfg.array.rows, cfg.array.cols, arithmetic_info(cfg.arithmetic).name, a.seed, a.layers,
-             a.max_macs, a.rtl_blocks.empty() ? "none" : a.rtl_blocks);
+             cfg.name, cfg.array.rows, cfg.array.cols, arithmetic_info(cfg.arithmetic).name, a.seed, a.run.layers,
+             a.run.max_macs, a.rtl_blocks.empty() ? "none" : a.rtl_blocks);
   // Both tops are elaborated before the first run (SystemC elaborates once per process).
   ScSimulation fast(hwp);
   ScSimulation structural(hwp, so);
@@ -220,7 +212,8 @@ int sc_main(int argc, char* argv[]) {
   Totals t;
   const auto t0 = std::chrono::steady_clock::now();
   std::mt19937_64 rng(a.seed);
-  for (int i = 0; i < a.layers; ++i) run_case(fast, structural, cfg, tb::random_case(rng, cfg, a.max_macs), a, i, t);
+  for (std::uint64_t i = 0; i < a.run.layers; ++i)
+    run_case(fast, structural, cfg, tb::random_case(rng, cfg, std::int64_t(a.run.max_macs)), a, i, t);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   fmt::print("structural_tb: {} {}: {} layers compared ({} rejected by the compiler), {} failed; {} cycles; "
              "{:.1f} s wall (fast {:.0f} cycles/s, structural {:.0f} cycles/s while the other top idles)\n",

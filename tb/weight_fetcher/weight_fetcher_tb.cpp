@@ -22,7 +22,7 @@
 #include "hw/common/command.h"
 #include "hw/common/hw_params.h"
 #include "hw/common/protocol_error.h"
-#include "tb/common/args.h"
+#include "tb/common/bench_main.h"
 #include "tb/common/check.h"
 #include "tb/common/random.h"
 
@@ -294,13 +294,12 @@ private:
 class RtlView {
 public:
   RtlView(const HwParams& p, Image& img, std::uint64_t seed)
-      : p_(p), img_(img), ctx_(tb::make_context(seed)), dut_(std::make_unique<FLYCOL_VTOP>(ctx_.get())) {
+      : p_(p), img_(img), dut_(seed) {
     port_.rdata.assign(std::size_t(p.cols), 0);
     dut_->clk_i = 0;
     dut_->rst_ni = 1;
     dut_->eval();
   }
-  ~RtlView() { dut_->final(); }
   void drive(const Drive& d) {
     dut_->rst_ni = d.rst_n;
     dut_->start_i = d.start;
@@ -319,7 +318,7 @@ public:
     if (dut_->weight_we_o) bad_port_ = "weight_we_o high: the fetcher only reads";
     const bool req = dut_->weight_req_o && d.rst_n;
     if (!port_.edge(img_, req, dut_->weight_addr_o)) bad_port_ = fmt::format("weight_addr_o {} out of range", dut_->weight_addr_o);
-    tb::clock_edge(*ctx_, *dut_);
+    dut_.edge();
     if (!d.rst_n) port_.reads = 0;
   }
   bool fault() {
@@ -328,7 +327,7 @@ public:
       bad_port_.clear();
       return true;
     }
-    return tb::take_assertion(*ctx_);
+    return dut_.fault();
   }
   bool valid() { return dut_->has_word_o; }
   bool busy() { return dut_->busy_o; }
@@ -344,7 +343,7 @@ public:
     drive(d);
     edge(d);
     bad_port_.clear();
-    return tb::take_assertion(*ctx_);
+    return dut_.fault();
   }
 
 private:
@@ -352,8 +351,7 @@ private:
   Image& img_;
   PortModel port_;
   std::string bad_port_;
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<FLYCOL_VTOP> dut_;
+  tb::Dut<FLYCOL_VTOP> dut_;
 };
 
 #else
@@ -519,57 +517,26 @@ std::string figures(const Figures& f) {
 #ifdef FLYCOL_VTOP
 
 int main(int argc, char** argv) {
-  tb::Args args("weight_fetcher_rtl_tb");
-  std::uint64_t runs = 3000;
-  bool long_run = false;
-  std::string config = FLYCOL_RTL_CONFIG_FILE;
-  args.count("runs", &runs, "random RUNs (default 3000)")
-      .flag("long", &long_run, "30000 RUNs")
-      .text("config", &config, "configuration file the RTL was Verilated for");
-  if (!args.parse(argc, argv)) return 2;
-  if (long_run) runs = 30000;
-  HwParams p;
-  try {
-    p = hardware_params(load_config_by_name_or_path(config));
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "weight_fetcher_rtl_tb: {}\n", e.what());
-    return 2;
-  }
-  fmt::print("weight_fetcher_rtl_tb [{}]: COLS {}, depth {}, seed {}, {} RUNs\n", FLYCOL_RTL_CONFIG, p.cols,
-             p.weight_depth, args.seed, runs);
-  tb::MismatchLog log(fmt::format("rtl {}", FLYCOL_RTL_CONFIG));
+  tb::BenchMain harness("weight_fetcher", {"runs", 3000, 30000, "random RUNs"});
+  if (!harness.parse(argc, argv)) return 2;
+  const HwParams& p = harness.params();
+  harness.announce("COLS {}, depth {}, {} RUNs", p.cols, p.weight_depth, harness.count());
   Image img(p.weight_depth, p.cols);
-  RtlView view(p, img, args.seed);
+  RtlView view(p, img, harness.seed());
   Figures fig;
-  Bench<RtlView> bench(view, img, kWeightFifoDepth, tb::sub_seed(args.seed, 0), log, fig,
-                       word_elem_t((1u << p.elem_bits) - 1u));
-  try {
-    bench.run(int(runs));
-  } catch (const std::exception& e) {
-    log.fail("exception: {}", e.what());
-  }
-  return tb::finish(fmt::format("weight_fetcher_rtl_tb [{}]", FLYCOL_RTL_CONFIG), args, log.errors(), log.checks(),
-                    figures(fig));
+  harness.run(harness.rtl_view(), [&](tb::MismatchLog& log) {
+    Bench<RtlView>(view, img, kWeightFifoDepth, harness.seed(0), log, fig, word_elem_t((1u << p.elem_bits) - 1u))
+        .run(int(harness.count()));
+  });
+  return harness.finish(figures(fig));
 }
 
 #else
 
 int sc_main(int argc, char* argv[]) {
-  tb::Args args("weight_fetcher_tb");
-  std::uint64_t runs = 3000;
-  bool long_run = false;
-  std::string view = "all";
-  args.count("runs", &runs, "random RUNs per array width and view (default 3000)")
-      .flag("long", &long_run, "100000 RUNs per width and view")
-      .text("view", &view, "core, sc or all (default)");
-  if (!args.parse(argc, argv)) return 2;
-  if (long_run) runs = 100000;
-  if (!tb::valid_view(view)) {
-    args.usage();
-    return 2;
-  }
-  fmt::print("weight_fetcher_tb: view {}, seed {}, {} RUNs per width\n", view, args.seed, runs);
-  sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+  tb::BenchMain harness("weight_fetcher", {"runs", 3000, 100000, "random RUNs per array width and view"});
+  if (!harness.parse(argc, argv)) return 2;
+  harness.announce("{} RUNs per width", harness.count());
   const int widths[] = {16, 4, 5, 3, 1};
   auto params = [](int cols) {
     HwParams p;
@@ -586,37 +553,28 @@ int sc_main(int argc, char* argv[]) {
       sc_views.push_back(std::make_unique<ScView>(fmt::format("wf{}_{}", cols, port ? "port" : "bank"), params(cols),
                                                   *images.back(), port));
     }
-  std::uint64_t errors = 0, checks = 0;
   Figures fig;
   for (std::size_t w = 0; w < std::size(widths); ++w) {
     const HwParams p = params(widths[w]);
-    const std::uint64_t seed = tb::sub_seed(args.seed, w);  // the same stimulus on every view of a width
     auto one = [&](const std::string& name, auto& v, Image& img) {
-      tb::MismatchLog log(fmt::format("{} COLS {}", name, p.cols));
-      Bench<std::remove_reference_t<decltype(v)>> bench(v, img, kWeightFifoDepth, seed, log, fig, 0xffffu);
-      try {
-        bench.run(int(runs));
-      } catch (const std::exception& e) {
-        log.fail("exception: {}", e.what());
-      }
-      errors += log.errors();
-      checks += log.checks();
+      harness.run(fmt::format("{} COLS {}", name, p.cols), [&](tb::MismatchLog& log) {
+        // The same stimulus on every view of a width.
+        Bench<std::remove_reference_t<decltype(v)>>(v, img, kWeightFifoDepth, harness.seed(w), log, fig, 0xffffu)
+            .run(int(harness.count()));
+      });
     };
-    if (view != "sc") {
+    if (harness.core()) {
       Image img(128, p.cols);
       CoreView core(p);
       one("core", core, img);
     }
-    if (view != "core") {
+    if (harness.sc()) {
       one("sc bank", *sc_views[2 * w], *images[2 * w]);
       one("sc port", *sc_views[2 * w + 1], *images[2 * w + 1]);
     }
   }
-  if (runs >= 50 && fig.fifo_full == 0) {
-    fmt::print(stderr, "coverage: the weight FIFO was never full\n");
-    ++errors;
-  }
-  return tb::finish("weight_fetcher_tb", args, errors, checks, fmt::format("view {}, {}", view, figures(fig)));
+  if (harness.count() >= 50 && fig.fifo_full == 0) harness.fail("coverage: the weight FIFO was never full");
+  return harness.finish(figures(fig));
 }
 
 #endif
