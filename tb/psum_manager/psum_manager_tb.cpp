@@ -29,6 +29,7 @@
 #include "tb/common/bench_main.h"
 #include "tb/common/check.h"
 #include "tb/common/random.h"
+#include "tb/common/run_ports.h"
 
 #include "tb/common/views.h"
 #ifndef FLYCOL_VTOP
@@ -428,10 +429,7 @@ public:
   void drive(const Drive& d) {
     dut_->rst_ni = d.rst_n;
     dut_->start_i = d.start;
-    dut_->run_preload_i = d.run.preload;
-    dut_->run_n_kg_i = std::uint16_t(d.run.n_kg);
-    dut_->run_n_cy_i = std::uint16_t(d.run.n_cy);
-    dut_->run_n_cx_i = std::uint16_t(d.run.n_cx);
+    tb::put_run(*dut_, d.run);
     dut_->claim_i = d.claim;
     dut_->pre_pop_i = d.pre_pop;
     dut_->res_valid_i = d.res_valid;
@@ -553,10 +551,7 @@ public:
     m.clk_i(clk_.clk());
     m.rst_ni(rst_n_);
     m.start_i(start_);
-    m.run_preload_i(preload_);
-    m.run_n_kg_i(n_kg_);
-    m.run_n_cy_i(n_cy_);
-    m.run_n_cx_i(n_cx_);
+    run_.bind(m);
     m.unclaimed_o(unclaimed_);
     m.claim_i(claim_);
     m.pre_pop_i(pre_pop_);
@@ -578,10 +573,7 @@ public:
   void drive(const Drive& d) {
     rst_n_.write(d.rst_n);
     start_.write(d.start);
-    preload_.write(d.run.preload);
-    n_kg_.write(d.run.n_kg);
-    n_cy_.write(d.run.n_cy);
-    n_cx_.write(d.run.n_cx);
+    run_.write(d.run);
     claim_.write(d.claim);
     pre_pop_.write(d.pre_pop);
     res_valid_.write(d.res_valid);
@@ -650,8 +642,9 @@ private:
   std::uint64_t base_reads_ = 0, base_writes_ = 0;
   tb::ScClock clk_;
   std::unique_ptr<PsumManager> dut_;
-  sc_core::sc_signal<bool> rst_n_, start_, preload_, claim_, pre_pop_, res_valid_, busy_, run_done_, req_, we_;
-  sc_core::sc_signal<std::uint32_t> n_kg_, n_cy_, n_cx_, addr_;
+  sc_core::sc_signal<bool> rst_n_, start_, claim_, pre_pop_, res_valid_, busy_, run_done_, req_, we_;
+  tb::ScRunSignals run_;
+  sc_core::sc_signal<std::uint32_t> addr_;
   sc_core::sc_signal<int> unclaimed_, res_col_;
   sc_core::sc_signal<std::uint64_t> wmask_;
   sc_core::sc_vector<sc_core::sc_signal<acc_t>> pre_word_, res_word_;

@@ -29,6 +29,7 @@
 #include "tb/common/bench_main.h"
 #include "tb/common/check.h"
 #include "tb/common/random.h"
+#include "tb/common/run_ports.h"
 
 #include "tb/common/views.h"
 #ifndef FLYCOL_VTOP
@@ -416,13 +417,7 @@ public:
   void drive(const Drive& d) {
     dut_->rst_ni = d.rst_n;
     dut_->start_i = d.start;
-    dut_->run_preload_i = d.run.preload;
-    dut_->run_n_kg_i = std::uint16_t(d.run.n_kg);
-    dut_->run_n_cy_i = std::uint16_t(d.run.n_cy);
-    dut_->run_n_cx_i = std::uint16_t(d.run.n_cx);
-    dut_->run_n_c_i = std::uint16_t(d.run.n_c);
-    dut_->run_n_ky_i = std::uint16_t(d.run.n_ky);
-    dut_->run_n_kx_i = std::uint16_t(d.run.n_kx);
+    tb::put_run(*dut_, d.run);
     dut_->lanes_ready_i = d.lanes;
     dut_->weight_ready_i = d.weight;
     dut_->unclaimed_i = std::uint8_t(d.unclaimed);
@@ -522,13 +517,7 @@ public:
     dut_.clk_i(clk_.clk());
     dut_.rst_ni(rst_n_);
     dut_.start_i(start_);
-    dut_.run_preload_i(preload_);
-    dut_.run_n_kg_i(n_[0]);
-    dut_.run_n_cy_i(n_[1]);
-    dut_.run_n_cx_i(n_[2]);
-    dut_.run_n_c_i(n_[3]);
-    dut_.run_n_ky_i(n_[4]);
-    dut_.run_n_kx_i(n_[5]);
+    run_.bind(dut_);
     dut_.lanes_ready_i(lanes_);
     dut_.weight_ready_i(weight_);
     dut_.unclaimed_i(unclaimed_);
@@ -544,9 +533,7 @@ public:
   void drive(const Drive& d) {
     rst_n_.write(d.rst_n);
     start_.write(d.start);
-    preload_.write(d.run.preload);
-    const std::uint32_t n[6] = {d.run.n_kg, d.run.n_cy, d.run.n_cx, d.run.n_c, d.run.n_ky, d.run.n_kx};
-    for (int i = 0; i < 6; ++i) n_[i].write(n[i]);
+    run_.write(d.run);
     lanes_.write(d.lanes);
     weight_.write(d.weight);
     unclaimed_.write(d.unclaimed);
@@ -587,9 +574,9 @@ public:
 private:
   tb::ScClock clk_;
   Sequencer dut_;
-  sc_core::sc_signal<bool> rst_n_, start_, preload_, lanes_, weight_, finish_, valid_, swap_, window_, pop_, claim_,
+  sc_core::sc_signal<bool> rst_n_, start_, lanes_, weight_, finish_, valid_, swap_, window_, pop_, claim_,
       busy_;
-  sc_core::sc_signal<std::uint32_t> n_[6];
+  tb::ScRunSignals run_;
   sc_core::sc_signal<int> unclaimed_, kind_;
 };
 

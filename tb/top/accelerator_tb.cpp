@@ -100,7 +100,7 @@ bool run_case(ScSimulation& sim, const Config& cfg, const Case& c, Totals& t, bo
 
 int sc_main(int argc, char* argv[]) {
   tb::Args args("accelerator_tb");
-  tb::LayerRunOptions o{.layers = 50, .max_macs = 2'000'000};
+  tb::LayerRunOptions o{"fornt16", 50, 2'000'000};
   std::string regressions;  // file of permanent cases
   bool verbose = false;
   o.declare(args);

@@ -78,7 +78,7 @@ bool run_case(const Config& cfg, const tb::Case& c, int x_seeds, Totals& t) {
 
 int main(int argc, char** argv) {
   tb::Args args("cosim_tb");
-  tb::LayerRunOptions o{.layers = 20, .max_macs = 200'000};
+  tb::LayerRunOptions o{"fornt16", 20, 200'000};
   std::uint64_t x_seeds = 0;
   std::string regressions;
   o.declare(args);

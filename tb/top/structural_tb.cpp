@@ -34,7 +34,7 @@ using namespace flycol;
 namespace {
 
 struct Options {
-  tb::LayerRunOptions run{.layers = 10, .max_macs = 100'000};
+  tb::LayerRunOptions run{"fornt16", 10, 100'000};
   std::uint64_t seed = 1;
   std::string rtl_blocks;  // comma-separated block names, or "all"; empty: none
   std::string layer;       // one given layer (the configuration's DRAM timing) instead of random ones

@@ -25,6 +25,7 @@
 #include "tb/common/bench_main.h"
 #include "tb/common/check.h"
 #include "tb/common/random.h"
+#include "tb/common/run_ports.h"
 
 #include "tb/common/views.h"
 #ifndef FLYCOL_VTOP
@@ -296,19 +297,11 @@ public:
   RtlView(const HwParams& p, Image& img, std::uint64_t seed)
       : p_(p), img_(img), dut_(seed) {
     port_.rdata.assign(std::size_t(p.cols), 0);
-    dut_->clk_i = 0;
-    dut_->rst_ni = 1;
-    dut_->eval();
   }
   void drive(const Drive& d) {
     dut_->rst_ni = d.rst_n;
     dut_->start_i = d.start;
-    dut_->run_n_kg_i = std::uint16_t(d.run.n_kg);
-    dut_->run_n_cy_i = std::uint16_t(d.run.n_cy);
-    dut_->run_n_cx_i = std::uint16_t(d.run.n_cx);
-    dut_->run_n_c_i = std::uint16_t(d.run.n_c);
-    dut_->run_n_ky_i = std::uint16_t(d.run.n_ky);
-    dut_->run_n_kx_i = std::uint16_t(d.run.n_kx);
+    tb::put_run(*dut_, d.run);
     dut_->pop_i = d.pop;
     for (int e = 0; e < p_.cols; ++e) tb::put_elem(dut_->weight_rdata_i, e, p_.elem_bits, port_.rdata[std::size_t(e)]);
     dut_->eval();
@@ -418,12 +411,7 @@ public:
     m.clk_i(clk_.clk());
     m.rst_ni(rst_n_);
     m.start_i(start_);
-    m.run_n_kg_i(n_[0]);
-    m.run_n_cy_i(n_[1]);
-    m.run_n_cx_i(n_[2]);
-    m.run_n_c_i(n_[3]);
-    m.run_n_ky_i(n_[4]);
-    m.run_n_kx_i(n_[5]);
+    run_.bind(m);
     m.pop_i(pop_);
     m.valid_o(valid_);
     m.word_o(word_);
@@ -438,8 +426,7 @@ public:
   void drive(const Drive& d) {
     rst_n_.write(d.rst_n);
     start_.write(d.start);
-    const std::uint32_t n[6] = {d.run.n_kg, d.run.n_cy, d.run.n_cx, d.run.n_c, d.run.n_ky, d.run.n_kx};
-    for (int i = 0; i < 6; ++i) n_[i].write(n[i]);
+    run_.write(d.run);
     pop_.write(d.pop);
     tb::ScClock::settle();
   }
@@ -499,7 +486,8 @@ private:
   tb::ScClock clk_;
   std::unique_ptr<WeightFetcher> dut_;
   sc_core::sc_signal<bool> rst_n_, start_, pop_, valid_, busy_, req_;
-  sc_core::sc_signal<std::uint32_t> n_[6], addr_;
+  tb::ScRunSignals run_;
+  sc_core::sc_signal<std::uint32_t> addr_;
   sc_core::sc_vector<sc_core::sc_signal<elem_t>> word_;
   sc_core::sc_vector<sc_core::sc_signal<word_elem_t>> rdata_;
 };

@@ -1,0 +1,36 @@
+// The RUN fields that the issue-stage blocks (sequencer, weight fetcher, psum manager) take on
+// ports named run_<field>_i, written once for the bench's views: put_run() sets those a Verilated
+// model has; tb::ScRunSignals (systemc.h) binds and drives those an SC_MODULE has. Each block has
+// its own subset.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "hw/common/command.h"
+
+// X(field) for every RUN field a block may have as a port, in the order of the RTL's RUN word.
+#define FLYCOL_TB_RUN_PORTS(X) X(preload) X(n_kg) X(n_cy) X(n_cx) X(n_c) X(n_ky) X(n_kx)
+
+namespace flycol::tb {
+
+// has_run_<field><M>::value: whether M has a member run_<field>_i.
+#define FLYCOL_TB_HAS_RUN(f)                            \
+  template <class M, class = void>                      \
+  struct has_run_##f : std::false_type {};              \
+  template <class M>                                    \
+  struct has_run_##f<M, std::void_t<decltype(std::declval<M&>().run_##f##_i)>> : std::true_type {};
+FLYCOL_TB_RUN_PORTS(FLYCOL_TB_HAS_RUN)
+#undef FLYCOL_TB_HAS_RUN
+
+// Sets the run_<field>_i ports of a Verilated model from `r` (the loop counts are 16 bits).
+template <class Model>
+void put_run(Model& m, const hw::RunDesc& r) {
+#define FLYCOL_TB_PUT(f) \
+  if constexpr (has_run_##f<Model>::value) m.run_##f##_i = std::remove_reference_t<decltype(m.run_##f##_i)>(r.f);
+  FLYCOL_TB_RUN_PORTS(FLYCOL_TB_PUT)
+#undef FLYCOL_TB_PUT
+}
+
+}  // namespace flycol::tb
