@@ -213,9 +213,7 @@ CellLibrary CellLibrary::parse(const std::string& text, const std::string& sourc
 }
 
 CellLibrary CellLibrary::load(const std::string& path) {
-  const std::optional<std::string> text = read_whole_file(path);
-  if (!text) throw InputError(path, "", "cannot read the cell library");
-  return parse(*text, path);
+  return parse(read_input_file(path, "the cell library"), path);
 }
 
 const LibCell* CellLibrary::find(const std::string& cell) const {

@@ -136,9 +136,7 @@ Netlist Netlist::parse_blif(const std::string& text, const std::string& source) 
 }
 
 Netlist Netlist::load_blif(const std::string& path) {
-  const std::optional<std::string> text = read_whole_file(path);
-  if (!text) throw InputError(path, "", "cannot read the netlist");
-  return parse_blif(*text, path);
+  return parse_blif(read_input_file(path, "the netlist"), path);
 }
 
 const NetlistModule* Netlist::find(const std::string& name) const {
