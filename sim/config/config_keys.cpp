@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/common/find_by.h"
 #include "sim/common/text.h"
 
 namespace flycol {
@@ -184,11 +185,7 @@ const std::vector<ConfigKey>& config_keys() {
   return keys;
 }
 
-const ConfigKey* find_config_key(const std::string& path) {
-  for (const auto& k : config_keys())
-    if (path == k.path) return &k;
-  return nullptr;
-}
+const ConfigKey* find_config_key(const std::string& path) { return find_by(config_keys(), &ConfigKey::path, path); }
 
 bool is_config_section(const std::string& path) {
   for (const auto& k : config_keys()) {

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/common/find_by_id.h"
+#include "sim/common/find_by.h"
 #include "sim/synth/block_map.h"
 
 namespace flycol::power {
@@ -122,7 +122,7 @@ double PowerReport::logic_total_ungated() const {
   return t;
 }
 
-const BlockPower* PowerReport::block(const std::string& id) const { return find_by_id(blocks, id); }
+const BlockPower* PowerReport::block(const std::string& id) const { return find_by(blocks, &BlockPower::id, id); }
 
 const PartPower* PowerReport::part(const std::string& id) const { return find_part_by_id(blocks, id); }
 

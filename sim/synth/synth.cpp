@@ -15,7 +15,7 @@
 #include <fmt/format.h>
 
 #include "sim/common/files.h"
-#include "sim/common/find_by_id.h"
+#include "sim/common/find_by.h"
 #include "sim/common/input_error.h"
 #include "sim/config/yaml_guard.h"
 #include "sim/report/json.h"
@@ -207,7 +207,7 @@ std::uint64_t SynthReport::sram_bits() const {
   return n;
 }
 
-const BlockReport* SynthReport::block(const std::string& id) const { return find_by_id(blocks, id); }
+const BlockReport* SynthReport::block(const std::string& id) const { return find_by(blocks, &BlockReport::id, id); }
 
 const PartReport* SynthReport::part(const std::string& id) const { return find_part_by_id(blocks, id); }
 
