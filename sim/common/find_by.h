@@ -1,5 +1,5 @@
 // Lookups by a key member in the small tables and lists of the host libraries (configuration
-// keys, layer spec keys, the blocks and parts of the synth and power reports).
+// keys, layer spec keys, the blocks and parts of the synth and power reports), and in maps.
 #pragma once
 
 #include <string>
@@ -12,6 +12,13 @@ const typename Items::value_type* find_by(const Items& items, Member Items::valu
   for (const auto& x : items)
     if (x.*member == key) return &x;
   return nullptr;
+}
+
+// The value `map` holds under `key`, or nullptr.
+template <class Map, class Key>
+const typename Map::mapped_type* find_value(const Map& map, const Key& key) {
+  const auto it = map.find(key);
+  return it == map.end() ? nullptr : &it->second;
 }
 
 // The part, among the `parts` of every block of `blocks`, whose `id` is `id`, or nullptr.

@@ -101,8 +101,7 @@ public:
 
 private:
   const Instance* find(const std::string& path) const {
-    const auto it = insts_.find(path);
-    return it == insts_.end() ? nullptr : &it->second;
+    return find_value(insts_, path);
   }
   const synth::BlockMap& map_;
   std::unordered_map<std::string, Instance> insts_;

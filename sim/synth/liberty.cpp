@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "sim/common/files.h"
+#include "sim/common/find_by.h"
 #include "sim/common/input_error.h"
 #include "sim/report/json.h"
 
@@ -217,8 +218,7 @@ CellLibrary CellLibrary::load(const std::string& path) {
 }
 
 const LibCell* CellLibrary::find(const std::string& cell) const {
-  const auto it = cells_.find(cell);
-  return it == cells_.end() ? nullptr : &it->second;
+  return find_value(cells_, cell);
 }
 
 }  // namespace flycol::synth

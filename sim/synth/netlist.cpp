@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "sim/common/files.h"
+#include "sim/common/find_by.h"
 #include "sim/common/input_error.h"
 #include "sim/report/json.h"
 
@@ -140,8 +141,8 @@ Netlist Netlist::load_blif(const std::string& path) {
 }
 
 const NetlistModule* Netlist::find(const std::string& name) const {
-  const auto it = index_.find(name);
-  return it == index_.end() ? nullptr : &modules_[std::size_t(it->second)];
+  const auto* i = find_value(index_, name);
+  return i == nullptr ? nullptr : &modules_[std::size_t(*i)];
 }
 
 std::string module_base_name(const std::string& name) {
