@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/common/input_error.h"
+
 namespace flycol {
 
 std::optional<std::string> read_whole_file(const std::string& path) {
@@ -20,6 +22,12 @@ std::optional<std::string> read_whole_file(const std::string& path) {
   ss << in.rdbuf();
   if (in.bad()) return std::nullopt;
   return ss.str();
+}
+
+std::string read_input_file(const std::string& path, const std::string& what) {
+  std::optional<std::string> text = read_whole_file(path);
+  if (!text) throw InputError(path, "", "cannot read " + what);
+  return std::move(*text);
 }
 
 void write_file_atomic(const std::string& path, const std::string& content) {

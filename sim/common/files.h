@@ -17,4 +17,8 @@ void write_file_atomic(const std::string& path, const std::string& content);
 // (callers say what the file was for in their own error).
 std::optional<std::string> read_whole_file(const std::string& path);
 
+// The whole content of an input file the user named; throws InputError(path, "", "cannot read
+// <what>") when it cannot be read.
+std::string read_input_file(const std::string& path, const std::string& what);
+
 }  // namespace flycol

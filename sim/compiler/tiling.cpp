@@ -28,12 +28,20 @@ int groups(const Layer& l, const hw::HwParams& hw) { return int(ceil_div(l.k, hw
 // The smallest kB value of `key`'s SRAM that holds `words` words (what a message should ask for).
 std::int64_t kbytes_for(std::int64_t words, int word_bits) { return ceil_div(words * word_bits, 8192); }
 
-std::string sram_problem(const char* what, std::int64_t words, int word_bits, int kbytes, std::int64_t depth,
-                         const std::string& detail) {
-  const std::int64_t kb = kbytes_for(words, word_bits);
-  return fmt::format("needs {} {} words of {} bits ({}), but one buffer of {} kB holds {}: at least {} kB{} is needed",
-                     words, what, word_bits, detail, kbytes, depth, kb,
-                     kb > 4096 ? " (more than the largest, 4096)" : "");
+// A tile that needs `words` words of `what` (`detail` counts them) where one buffer of the SRAM
+// `sram` holds `depth`; `key` is the SRAM's kbytes key.
+Shortfall sram_shortfall(const char* key, const char* what, std::int64_t words, const SramConfig& sram,
+                         std::int64_t depth, const std::string& detail) {
+  const std::int64_t kb = kbytes_for(words, sram.word_bits);
+  Shortfall s;
+  s.key = key;
+  s.needed = words;
+  s.available = depth;
+  s.problem =
+      fmt::format("needs {} {} words of {} bits ({}), but one buffer of {} kB holds {}: at least {} kB{} is needed",
+                  words, what, sram.word_bits, detail, sram.kbytes, depth, kb,
+                  kb > 4096 ? " (more than the largest, 4096)" : "");
+  return s;
 }
 
 // A command field of the tiling that would not fit its width.
@@ -199,41 +207,23 @@ std::optional<Shortfall> plan_shortfall(const Layer& l, const Config& cfg, const
 
   for (int w : widths) {
     const TileWindow win = tile_window(l, hw, tc, th, w, lay);
-    if (win.words > hw.ifmap_depth) {
-      Shortfall s;
-      s.key = "sram.ifmap.kbytes";
-      s.needed = win.words;
-      s.available = hw.ifmap_depth;
-      s.problem = sram_problem("ifmap", win.words, cfg.ifmap.word_bits, cfg.ifmap.kbytes, hw.ifmap_depth,
-                               fmt::format("{} x {} x {} + {}", counted(tc, "channel"), counted(win.ht, "row"),
-                                           counted(win.wt, "column"), counted(win.tail, "tail zero")));
-      return s;
-    }
+    if (win.words > hw.ifmap_depth)
+      return sram_shortfall("sram.ifmap.kbytes", "ifmap", win.words, cfg.ifmap, hw.ifmap_depth,
+                            fmt::format("{} x {} x {} + {}", counted(tc, "channel"), counted(win.ht, "row"),
+                                        counted(win.wt, "column"), counted(win.tail, "tail zero")));
   }
   const std::int64_t wwords = std::int64_t(n_kg) * tc * l.ky * l.kx;
-  if (wwords > hw.weight_depth) {
-    Shortfall s;
-    s.key = "sram.weights.kbytes";
-    s.needed = wwords;
-    s.available = hw.weight_depth;
-    s.problem = sram_problem("weight", wwords, cfg.weights.word_bits, cfg.weights.kbytes, hw.weight_depth,
-                             fmt::format("{} x {} x a {} x {} kernel", counted(n_kg, "group"),
-                                         counted(tc, "channel"), l.ky, l.kx));
-    return s;
-  }
+  if (wwords > hw.weight_depth)
+    return sram_shortfall("sram.weights.kbytes", "weight", wwords, cfg.weights, hw.weight_depth,
+                          fmt::format("{} x {} x a {} x {} kernel", counted(n_kg, "group"), counted(tc, "channel"),
+                                      l.ky, l.kx));
   for (int w : widths) {
     const std::int64_t pwords = std::int64_t(n_kg) * hw.cols * tile_window(l, hw, 1, th, w, lay).ncy *
                                 tile_window(l, hw, 1, th, w, lay).ncx;
-    if (pwords > hw.psum_depth) {
-      Shortfall s;
-      s.key = "sram.psums.kbytes";
-      s.needed = pwords;
-      s.available = hw.psum_depth;
-      s.problem = sram_problem("psum", pwords, cfg.psums.word_bits, cfg.psums.kbytes, hw.psum_depth,
-                               fmt::format("{} x {} x {}", counted(std::int64_t(n_kg) * hw.cols, "output channel"),
-                                           counted(th, "row"), counted(ceil_div(w, hw.rows), "context")));
-      return s;
-    }
+    if (pwords > hw.psum_depth)
+      return sram_shortfall("sram.psums.kbytes", "psum", pwords, cfg.psums, hw.psum_depth,
+                            fmt::format("{} x {} x {}", counted(std::int64_t(n_kg) * hw.cols, "output channel"),
+                                        counted(th, "row"), counted(ceil_div(w, hw.rows), "context")));
   }
 
   // Command fields that grow with the tile. Keys name the layer dimension that drives them.

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/common/find_by.h"
 #include "sim/common/text.h"
 
 namespace flycol {
@@ -31,31 +32,28 @@ std::vector<std::string> dram_types() { return {"lpddr3", "lpddr4", "ddr4", "hbm
   [](const Config& c) -> KeyValue { return c.member; },               \
       [](Config& c, const KeyValue& v) { c.member = std::get<std::string>(v); }
 
-ConfigKey make_key(const char* path, KeyType type, const char* doc, const char* unit) {
+// What every key has; the getter and setter (the FLYCOL_*_MEMBER macros give both) may be set
+// later by a key that needs its own.
+ConfigKey make_key(const char* path, KeyType type, const char* doc, const char* unit, const char* label = "",
+                   KeyValue (*get)(const Config&) = nullptr, void (*set)(Config&, const KeyValue&) = nullptr) {
   ConfigKey k;
   k.path = path;
   k.type = type;
   k.doc = doc;
   k.unit = unit;
-  return k;
-}
-
-// Sets a key's getter and setter (the FLYCOL_*_MEMBER macros give both).
-void with_access(ConfigKey& k, KeyValue (*get)(const Config&), void (*set)(Config&, const KeyValue&)) {
+  k.sweep_label = label;
   k.get = get;
   k.set = set;
+  return k;
 }
 
 ConfigKey int_key(const char* path, const char* doc, const char* unit, std::int64_t lo, std::int64_t hi,
                   const char* hw, const char* label, KeyValue (*get)(const Config&),
                   void (*set)(Config&, const KeyValue&)) {
-  ConfigKey k = make_key(path, KeyType::integer, doc, unit);
+  ConfigKey k = make_key(path, KeyType::integer, doc, unit, label, get, set);
   k.int_min = lo;
   k.int_max = hi;
   k.hw = hw;
-  k.sweep_label = label;
-  k.get = get;
-  k.set = set;
   return k;
 }
 
@@ -70,13 +68,10 @@ ConfigKey rule_key(const char* path, const char* doc, const char* unit, bool (*r
 
 ConfigKey number_key(const char* path, const char* doc, const char* unit, double lo, bool lo_open, double hi,
                      const char* label, KeyValue (*get)(const Config&), void (*set)(Config&, const KeyValue&)) {
-  ConfigKey k = make_key(path, KeyType::number, doc, unit);
+  ConfigKey k = make_key(path, KeyType::number, doc, unit, label, get, set);
   k.num_min = lo;
   k.num_min_open = lo_open;
   k.num_max = hi;
-  k.sweep_label = label;
-  k.get = get;
-  k.set = set;
   return k;
 }
 
@@ -92,9 +87,7 @@ ConfigKey number_key(const char* path, const char* doc, const char* unit, double
 
 std::vector<ConfigKey> build_table() {
   std::vector<ConfigKey> keys;
-  ConfigKey name = make_key("name", KeyType::name, "name used in reports", "");
-  with_access(name, FLYCOL_TEXT_MEMBER(name));
-  keys.push_back(name);
+  keys.push_back(make_key("name", KeyType::name, "name used in reports", "", "", FLYCOL_TEXT_MEMBER(name)));
 
   keys.push_back(int_key("array.rows", "PE rows: consecutive output pixels along x", "", 1, 64, "rows", "rows",
                          FLYCOL_INT_MEMBER(array.rows)));
@@ -112,10 +105,9 @@ std::vector<ConfigKey> build_table() {
   };
   keys.push_back(arith);
 
-  ConfigKey gating = make_key("pe.zero_gating", KeyType::boolean, "a zero operand skips the MAC (accumulator unchanged)", "");
+  ConfigKey gating = make_key("pe.zero_gating", KeyType::boolean, "a zero operand skips the MAC (accumulator unchanged)",
+                              "", "gating", FLYCOL_INT_MEMBER(zero_gating));
   gating.hw = "zero_gating";
-  gating.sweep_label = "gating";
-  with_access(gating, FLYCOL_INT_MEMBER(zero_gating));
   keys.push_back(gating);
 
   FLYCOL_SRAM_KEYS(ifmap, "ifmap_buffers");
@@ -137,9 +129,9 @@ std::vector<ConfigKey> build_table() {
   keys.push_back(number_key("clock.mhz", "accelerator clock", "MHz", 0, true, 5000, "MHz",
                             FLYCOL_NUMBER_MEMBER(clock_mhz)));
 
-  ConfigKey type = make_key("dram.type", KeyType::choice, "DRAM kind, for reports and the energy model", "");
+  ConfigKey type = make_key("dram.type", KeyType::choice, "DRAM kind, for reports and the energy model", "", "",
+                            FLYCOL_TEXT_MEMBER(dram.type));
   type.choices = dram_types;
-  with_access(type, FLYCOL_TEXT_MEMBER(dram.type));
   keys.push_back(type);
   keys.push_back(rule_key("dram.bus_bits", "DRAM data bus width", "bits", is_dram_bus_bits,
                           "a multiple of 8 in [8, 4096]", "", "dram_bits", FLYCOL_INT_MEMBER(dram.bus_bits)));
@@ -193,11 +185,7 @@ const std::vector<ConfigKey>& config_keys() {
   return keys;
 }
 
-const ConfigKey* find_config_key(const std::string& path) {
-  for (const auto& k : config_keys())
-    if (path == k.path) return &k;
-  return nullptr;
-}
+const ConfigKey* find_config_key(const std::string& path) { return find_by(config_keys(), &ConfigKey::path, path); }
 
 bool is_config_section(const std::string& path) {
   for (const auto& k : config_keys()) {

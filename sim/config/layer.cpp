@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "sim/common/find_by.h"
 #include "sim/common/input_error.h"
 #include "sim/common/text.h"
 #include "sim/config/scalars.h"
@@ -68,11 +69,7 @@ const std::vector<Group>& groups() {
   };
   return g;
 }
-const Group* find_group(const std::string& key) {
-  for (const auto& g : groups())
-    if (key == g.key) return &g;
-  return nullptr;
-}
+const Group* find_group(const std::string& key) { return find_by(groups(), &Group::key, key); }
 bool is_list_key(const std::string& key) {
   return key == "kernel" || key == "stride" || key == "dilation" || key == "padding";
 }

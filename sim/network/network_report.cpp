@@ -372,6 +372,18 @@ std::vector<std::string> write_reports(const NetworkRun& r, const std::string& d
   return out;
 }
 
+namespace {
+
+// A Markdown table of one row per network: `header` (its lines), then row(run, figures of the
+// feeder's programs, figures of explicit im2col) for each run.
+template <class Row>
+void append_network_table(std::string& s, const std::vector<NetworkRun>& runs, const char* header, Row&& row) {
+  s += header;
+  for (const NetworkRun& r : runs) s += row(r, total_figures(r, r.feeder), total_figures(r, r.expl));
+}
+
+}  // namespace
+
 std::string markdown_tables(const std::vector<NetworkRun>& runs) {
   std::string s;
   if (runs.empty()) return s;
@@ -381,56 +393,60 @@ std::string markdown_tables(const std::vector<NetworkRun>& runs) {
                    r0.config.name, r0.model, r0.bandwidth_gbps, r0.clock_mhz, r0.tiling, r0.window_us);
 
   s += "### Table II: DRAM traffic and bandwidth\n\n";
-  s += "| network | total MB expl. (paper / flycol) | total MB feed. (paper / flycol) | compulsory MB | flycol feed. / "
-       "compulsory | flycol expl. / compulsory | avg GB/s expl. (paper / flycol) | avg GB/s feed. (paper / flycol) | "
-       "max GB/s expl. (paper / flycol) | max GB/s feed. (paper / flycol) |\n";
-  s += "|---|---|---|---|---|---|---|---|---|---|\n";
-  for (const NetworkRun& r : runs) {
-    const Figures f = total_figures(r, r.feeder), e = total_figures(r, r.expl);
-    const PaperFigures& p = r.net.paper;
-    s += fmt::format("| {} | {} / {} | {} / {} | {} | {} | {} | {} / {} | {} / {} | {} / {} | {} / {} |\n", r.net.name,
-                     md_num(p.total_mb.expl, 0), md_num(e.mb[4], 0), md_num(p.total_mb.feeder, 0), md_num(f.mb[4], 0),
-                     md_num(f.compulsory_mb, 0), md_num(f.mb[4] / f.compulsory_mb, 2),
-                     md_num(e.mb[4] / e.compulsory_mb, 2), md_num(p.avg_gbps.expl, 2), md_num(e.demand_avg_gbps, 2),
-                     md_num(p.avg_gbps.feeder, 2), md_num(f.demand_avg_gbps, 2), md_num(p.max_gbps.expl, 1),
-                     md_num(e.demand_peak_gbps, 1), md_num(p.max_gbps.feeder, 1), md_num(f.demand_peak_gbps, 1));
-  }
+  append_network_table(
+      s, runs,
+      "| network | total MB expl. (paper / flycol) | total MB feed. (paper / flycol) | compulsory MB | flycol feed. / "
+      "compulsory | flycol expl. / compulsory | avg GB/s expl. (paper / flycol) | avg GB/s feed. (paper / flycol) | "
+      "max GB/s expl. (paper / flycol) | max GB/s feed. (paper / flycol) |\n"
+      "|---|---|---|---|---|---|---|---|---|---|\n",
+      [](const NetworkRun& r, const Figures& f, const Figures& e) {
+        const PaperFigures& p = r.net.paper;
+        return fmt::format("| {} | {} / {} | {} / {} | {} | {} | {} | {} / {} | {} / {} | {} / {} | {} / {} |\n",
+                           r.net.name, md_num(p.total_mb.expl, 0), md_num(e.mb[4], 0), md_num(p.total_mb.feeder, 0),
+                           md_num(f.mb[4], 0), md_num(f.compulsory_mb, 0), md_num(f.mb[4] / f.compulsory_mb, 2),
+                           md_num(e.mb[4] / e.compulsory_mb, 2), md_num(p.avg_gbps.expl, 2),
+                           md_num(e.demand_avg_gbps, 2), md_num(p.avg_gbps.feeder, 2), md_num(f.demand_avg_gbps, 2),
+                           md_num(p.max_gbps.expl, 1), md_num(e.demand_peak_gbps, 1), md_num(p.max_gbps.feeder, 1),
+                           md_num(f.demand_peak_gbps, 1));
+      });
   s += "\nflycol's average and maximum here are the paper's kind of figure: what the accelerator asks of the DRAM, "
        "from the same programs run with an unlimited DRAM (the memory port still takes one request of at most 32 "
        "bytes per cycle). Average: all bytes over that time; maximum: the highest such average of one layer.\n\n";
 
   s += "### Table III: time at the configured DRAM bandwidth\n\n";
-  s += "| network | time ms expl. (paper / flycol) | time ms feed. (paper / flycol) | GFLOP/s expl. (paper / flycol) | "
-       "GFLOP/s feed. (paper / flycol) | DRAM stalls % expl. (paper / flycol) | DRAM stalls % feed. (paper / flycol) | "
-       "flycol avg GB/s feed. / expl. | flycol peak GB/s feed. / expl. | flycol energy mJ feed. / expl. (DRAM) |\n";
-  s += "|---|---|---|---|---|---|---|---|---|---|\n";
-  for (const NetworkRun& r : runs) {
-    const Figures f = total_figures(r, r.feeder), e = total_figures(r, r.expl);
-    const PaperFigures& p = r.net.paper;
-    s += fmt::format("| {} | {} / {} | {} / {} | {} / {} | {} / {} | {} / {} | {} / {} | {} / {} | {} / {} | {} / {} "
-                     "({} / {}) |\n",
-                     r.net.name, md_num(p.time_ms.expl, 0), md_num(e.time_us * 1e-3, 1), md_num(p.time_ms.feeder, 0),
-                     md_num(f.time_us * 1e-3, 1), md_num(p.gflops.expl, 0), md_num(e.gflops, 0),
-                     md_num(p.gflops.feeder, 0), md_num(f.gflops, 0), md_num(p.dram_stall_pct.expl, 1),
-                     md_num(e.stall, 1), md_num(p.dram_stall_pct.feeder, 1), md_num(f.stall, 1),
-                     md_num(f.avg_gbps, 2), md_num(e.avg_gbps, 2), md_num(f.peak_gbps, 2), md_num(e.peak_gbps, 2),
-                     md_num(f.energy_uj * 1e-3, 1), md_num(e.energy_uj * 1e-3, 1), md_num(f.dram_uj * 1e-3, 1),
-                     md_num(e.dram_uj * 1e-3, 1));
-  }
+  append_network_table(
+      s, runs,
+      "| network | time ms expl. (paper / flycol) | time ms feed. (paper / flycol) | GFLOP/s expl. (paper / flycol) | "
+      "GFLOP/s feed. (paper / flycol) | DRAM stalls % expl. (paper / flycol) | DRAM stalls % feed. (paper / flycol) | "
+      "flycol avg GB/s feed. / expl. | flycol peak GB/s feed. / expl. | flycol energy mJ feed. / expl. (DRAM) |\n"
+      "|---|---|---|---|---|---|---|---|---|---|\n",
+      [](const NetworkRun& r, const Figures& f, const Figures& e) {
+        const PaperFigures& p = r.net.paper;
+        return fmt::format(
+            "| {} | {} / {} | {} / {} | {} / {} | {} / {} | {} / {} | {} / {} | {} / {} | {} / {} | {} / {} "
+            "({} / {}) |\n",
+            r.net.name, md_num(p.time_ms.expl, 0), md_num(e.time_us * 1e-3, 1), md_num(p.time_ms.feeder, 0),
+            md_num(f.time_us * 1e-3, 1), md_num(p.gflops.expl, 0), md_num(e.gflops, 0), md_num(p.gflops.feeder, 0),
+            md_num(f.gflops, 0), md_num(p.dram_stall_pct.expl, 1), md_num(e.stall, 1),
+            md_num(p.dram_stall_pct.feeder, 1), md_num(f.stall, 1), md_num(f.avg_gbps, 2), md_num(e.avg_gbps, 2),
+            md_num(f.peak_gbps, 2), md_num(e.peak_gbps, 2), md_num(f.energy_uj * 1e-3, 1),
+            md_num(e.energy_uj * 1e-3, 1), md_num(f.dram_uj * 1e-3, 1), md_num(e.dram_uj * 1e-3, 1));
+      });
 
   s += "\n### Work per network\n\n";
-  s += "| network | array layers | G MAC | GFLOP (flycol) | GFLOP implied by Table III (time x GFLOP/s) | flycol "
-       "utilization feed. / expl. % | compute time without DRAM stalls ms feed. / expl. |\n";
-  s += "|---|---|---|---|---|---|---|\n";
-  for (const NetworkRun& r : runs) {
-    const Figures f = total_figures(r, r.feeder), e = total_figures(r, r.expl);
-    const auto busy = [&](const Totals& t) {
-      return seconds(r, t.stats.cycles - t.stats.dram_stall - t.stats.tail) * 1e3;
-    };
-    s += fmt::format("| {} | {} | {:.3f} | {:.2f} | {} | {:.1f} / {:.1f} | {:.1f} / {:.1f} |\n", r.net.name,
-                     r.net.array_layers(), double(r.net.macs()) * 1e-9, 2e-9 * double(r.net.macs()),
-                     implied_gflop(r.net), f.util, e.util, busy(r.feeder.total), busy(r.expl.total));
-  }
+  append_network_table(
+      s, runs,
+      "| network | array layers | G MAC | GFLOP (flycol) | GFLOP implied by Table III (time x GFLOP/s) | flycol "
+      "utilization feed. / expl. % | compute time without DRAM stalls ms feed. / expl. |\n"
+      "|---|---|---|---|---|---|---|\n",
+      [](const NetworkRun& r, const Figures& f, const Figures& e) {
+        const auto busy = [&](const Totals& t) {
+          return seconds(r, t.stats.cycles - t.stats.dram_stall - t.stats.tail) * 1e3;
+        };
+        return fmt::format("| {} | {} | {:.3f} | {:.2f} | {} | {:.1f} / {:.1f} | {:.1f} / {:.1f} |\n", r.net.name,
+                           r.net.array_layers(), double(r.net.macs()) * 1e-9, 2e-9 * double(r.net.macs()),
+                           implied_gflop(r.net), f.util, e.util, busy(r.feeder.total), busy(r.expl.total));
+      });
 
   for (const NetworkRun& r : runs) {
     s += fmt::format("\n### {}: the plan of every layer\n\n", r.net.title);

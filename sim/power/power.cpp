@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/common/find_by.h"
 #include "sim/synth/block_map.h"
 
 namespace flycol::power {
@@ -100,8 +101,7 @@ public:
 
 private:
   const Instance* find(const std::string& path) const {
-    const auto it = insts_.find(path);
-    return it == insts_.end() ? nullptr : &it->second;
+    return find_value(insts_, path);
   }
   const synth::BlockMap& map_;
   std::unordered_map<std::string, Instance> insts_;
@@ -121,18 +121,9 @@ double PowerReport::logic_total_ungated() const {
   return t;
 }
 
-const BlockPower* PowerReport::block(const std::string& id) const {
-  for (const auto& b : blocks)
-    if (b.id == id) return &b;
-  return nullptr;
-}
+const BlockPower* PowerReport::block(const std::string& id) const { return find_by(blocks, &BlockPower::id, id); }
 
-const PartPower* PowerReport::part(const std::string& id) const {
-  for (const auto& b : blocks)
-    for (const auto& p : b.parts)
-      if (p.id == id) return &p;
-  return nullptr;
-}
+const PartPower* PowerReport::part(const std::string& id) const { return find_part_by_id(blocks, id); }
 
 PowerReport power_proxy(const VcdToggleCounter& toggles, const synth::SynthReport& synth) {
   const synth::BlockMap& map = synth::BlockMap::standard();

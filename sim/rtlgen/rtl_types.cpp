@@ -4,7 +4,9 @@
 #include "sim/rtlgen/rtl_types.h"
 
 #include <cctype>
+#include <cstdint>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -153,27 +155,28 @@ std::string generate_flycol_pkg() {
   for (int i = 0; i < 5; ++i)
     s += fmt::format("    {} = {}'d{}{}\n", names[i], fb::kOpcode, int(ops[i]), i < 4 ? "," : "");
   s += "  } opcode_e;\n\n";
-  s += fmt::format("  localparam int unsigned CommandBits = {};\n", command_bits());
-  s += fmt::format("  localparam int unsigned BeatBytes = {};\n", hw::kBeatBytes);
-  s += fmt::format("  localparam int unsigned ChunkQueueDepth = {};\n", hw::kChunkQueueDepth);
-  s += fmt::format("  localparam int unsigned WeightFifoDepth = {};\n", hw::kWeightFifoDepth);
-  s += fmt::format("  localparam int unsigned ResultQueueDepth = {};\n", hw::kResultQueueDepth);
-  s += fmt::format("  localparam int unsigned CmdQueueDepth = {};\n", hw::kCmdQueueDepth);
-  // Field widths as constants: Yosys 0.23 gets $bits() of a struct member of a signal wrong.
-  s += fmt::format("  localparam int unsigned WaitBits = {};\n", fb::kWait);
-  s += fmt::format("  localparam int unsigned DramAddrBits = {};\n", fb::kDramAddr);
-  s += fmt::format("  localparam int unsigned CountBits = {};\n", fb::kCount);
-  s += fmt::format("  localparam int unsigned ByteStrideBits = {};\n", fb::kByteStride);
-  s += fmt::format("  localparam int unsigned StepBits = {};\n", fb::kStep);
-  s += fmt::format("  localparam int unsigned LaneStrideBits = {};\n", fb::kLaneStride);
-  s += fmt::format("  localparam int unsigned PatternBits = {};\n", fb::kPattern);
+  const auto localparam = [&s](const std::string& name, std::int64_t value) {
+    s += fmt::format("  localparam int unsigned {} = {};\n", name, value);
+  };
+  // The models' fixed sizes, then the field widths as constants (Yosys 0.23 gets $bits() of a
+  // struct member of a signal wrong).
+  const std::pair<const char*, std::int64_t> constants[] = {
+      {"CommandBits", command_bits()},          {"BeatBytes", hw::kBeatBytes},
+      {"ChunkQueueDepth", hw::kChunkQueueDepth}, {"WeightFifoDepth", hw::kWeightFifoDepth},
+      {"ResultQueueDepth", hw::kResultQueueDepth}, {"CmdQueueDepth", hw::kCmdQueueDepth},
+      {"WaitBits", fb::kWait},                   {"DramAddrBits", fb::kDramAddr},
+      {"CountBits", fb::kCount},                 {"ByteStrideBits", fb::kByteStride},
+      {"StepBits", fb::kStep},                   {"LaneStrideBits", fb::kLaneStride},
+      {"PatternBits", fb::kPattern},
+  };
+  for (const auto& [name, value] : constants) localparam(name, value);
   // The range each configuration field may take (the models' capacities, hw::kHwParamFields):
   // the blocks check their Cfg against these at elaboration.
   for (const auto& h : hw::kHwParamFields) {
     if (h.rtl == nullptr) continue;
     const std::string camel = camel_case(h.rtl);
-    s += fmt::format("  localparam int unsigned Cfg{}Min = {};\n", camel, h.min);
-    s += fmt::format("  localparam int unsigned Cfg{}Max = {};\n", camel, h.max);
+    localparam("Cfg" + camel + "Min", h.min);
+    localparam("Cfg" + camel + "Max", h.max);
   }
   s += "  /* verilator lint_on UNUSEDPARAM */\n\n";
   s += "  // The configuration every module takes as its parameter Cfg (its values: flycol_cfg_pkg).\n";

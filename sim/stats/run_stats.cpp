@@ -7,18 +7,45 @@
 
 namespace flycol {
 
+namespace {
+
+// The counters RunStats takes from the hardware counters under the same name, each once: what
+// run_stats copies and accumulate sums.
+struct HwCounter {
+  std::uint64_t RunStats::*run;
+  std::uint64_t hw::AcceleratorStats::*hw;
+};
+constexpr HwCounter kHwCounters[] = {
+    {&RunStats::run_cycles, &hw::AcceleratorStats::run_cycles},
+    {&RunStats::dram_stall, &hw::AcceleratorStats::dram_stall},
+    {&RunStats::tail, &hw::AcceleratorStats::tail},
+    {&RunStats::mac_cycles, &hw::AcceleratorStats::mac_cycles},
+    {&RunStats::feeder_stall, &hw::AcceleratorStats::feeder_stall},
+    {&RunStats::weight_stall, &hw::AcceleratorStats::weight_stall},
+    {&RunStats::context_stall, &hw::AcceleratorStats::context_stall},
+    {&RunStats::pipeline, &hw::AcceleratorStats::pipeline},
+    {&RunStats::gated_macs, &hw::AcceleratorStats::gated_macs},
+};
+
+// The DRAM bytes per tensor, in report order, as DramTraffic and as the DRAM model counts them.
+struct DramTensor {
+  const char* key;  // under "dram_bytes" in reports
+  std::uint64_t DramTraffic::*traffic;
+  std::uint64_t DramBytes::*bytes;
+};
+constexpr DramTensor kDramTensors[] = {
+    {"ifmap", &DramTraffic::ifmap, &DramBytes::ifmap},
+    {"weights", &DramTraffic::weights, &DramBytes::weights},
+    {"psums_in", &DramTraffic::psums_in, &DramBytes::psums_in},
+    {"ofmap", &DramTraffic::ofmap, &DramBytes::ofmap},
+};
+
+}  // namespace
+
 RunStats run_stats(const hw::AcceleratorStats& st, std::uint64_t cycles, const DramBytes& dram) {
   RunStats s;
   s.cycles = cycles;
-  s.run_cycles = st.run_cycles;
-  s.dram_stall = st.dram_stall;
-  s.tail = st.tail;
-  s.mac_cycles = st.mac_cycles;
-  s.feeder_stall = st.feeder_stall;
-  s.weight_stall = st.weight_stall;
-  s.context_stall = st.context_stall;
-  s.pipeline = st.pipeline;
-  s.gated_macs = st.gated_macs;
+  for (const HwCounter& c : kHwCounters) s.*c.run = st.*c.hw;
   for (int i = 0; i < 3; ++i) {
     s.sram_reads[i] = st.sram_reads[i];
     s.sram_writes[i] = st.sram_writes[i];
@@ -29,32 +56,18 @@ RunStats run_stats(const hw::AcceleratorStats& st, std::uint64_t cycles, const D
 
 DramTraffic dram_traffic(const DramBytes& d) {
   DramTraffic t;
-  t.ifmap = d.ifmap;
-  t.weights = d.weights;
-  t.psums_in = d.psums_in;
-  t.ofmap = d.ofmap;
+  for (const DramTensor& x : kDramTensors) t.*x.traffic = d.*x.bytes;
   return t;
 }
 
 void accumulate(RunStats& into, const RunStats& s) {
   into.cycles += s.cycles;
-  into.run_cycles += s.run_cycles;
-  into.dram_stall += s.dram_stall;
-  into.tail += s.tail;
-  into.mac_cycles += s.mac_cycles;
-  into.feeder_stall += s.feeder_stall;
-  into.weight_stall += s.weight_stall;
-  into.context_stall += s.context_stall;
-  into.pipeline += s.pipeline;
-  into.gated_macs += s.gated_macs;
+  for (const HwCounter& c : kHwCounters) into.*c.run += s.*c.run;
   for (int i = 0; i < 3; ++i) {
     into.sram_reads[i] += s.sram_reads[i];
     into.sram_writes[i] += s.sram_writes[i];
   }
-  into.dram.ifmap += s.dram.ifmap;
-  into.dram.weights += s.dram.weights;
-  into.dram.psums_in += s.dram.psums_in;
-  into.dram.ofmap += s.dram.ofmap;
+  for (const DramTensor& x : kDramTensors) into.dram.*x.traffic += s.dram.*x.traffic;
   into.dram_requests += s.dram_requests;
   into.has_cycle_classes = into.has_cycle_classes && s.has_cycle_classes;
   into.has_sram = into.has_sram && s.has_sram;
@@ -89,10 +102,7 @@ constexpr CycleClass kStallClasses[] = {
 constexpr const char* kSramNames[3] = {"ifmap", "weights", "psums"};
 
 void write_dram(Json& db, const DramTraffic& d) {
-  db["ifmap"] = d.ifmap;
-  db["weights"] = d.weights;
-  db["psums_in"] = d.psums_in;
-  db["ofmap"] = d.ofmap;
+  for (const DramTensor& x : kDramTensors) db[x.key] = d.*x.traffic;
   db["total"] = d.total();
 }
 
@@ -106,6 +116,12 @@ void write_sram(Json& sram, const RunStats& s) {
 Json gated_json(const RunStats& s) { return s.has_gated_macs ? Json(s.gated_macs) : Json(); }
 
 }  // namespace
+
+Json dram_json(const DramTraffic& d) {
+  Json j = Json::object();
+  write_dram(j, d);
+  return j;
+}
 
 void write_stats_json(Json& j, const RunStats& s, StatsKeys keys) {
   j["cycles"] = s.cycles;

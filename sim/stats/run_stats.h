@@ -58,5 +58,7 @@ enum class StatsKeys { report, flat };
 
 // Writes the counters into the object `j` (existing keys keep their place).
 void write_stats_json(Json& j, const RunStats& s, StatsKeys keys = StatsKeys::report);
+// The object "dram_bytes" of the writer: {ifmap, weights, psums_in, ofmap, total}.
+Json dram_json(const DramTraffic& d);
 
 }  // namespace flycol

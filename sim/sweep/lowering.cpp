@@ -23,8 +23,7 @@ LoweredTraffic explicit_lowering_traffic(const Layer& l, const Config& config, c
   const Layer m = explicit_lowered_layer(l);
   try {
     validate_layer(m, "explicit im2col");
-    const DramTraffic t = program_traffic(compile_layer(m, config, options));
-    out.traffic = {t.ifmap, t.weights, t.psums_in, t.ofmap, t.total()};
+    out.traffic = program_traffic(compile_layer(m, config, options));
     out.ok = true;
   } catch (const InputError& e) {
     out.note = fmt::format("the lowered layer {} cannot be compiled: {}{}", m.spec(),

@@ -25,7 +25,7 @@ Layer explicit_lowered_layer(const Layer& l);
 // beyond the layer limits). A placeholder until the compiler grows an explicit-lowering mode.
 struct LoweredTraffic {
   bool ok = false;
-  Traffic traffic;
+  DramTraffic traffic;
   std::string note;
 };
 LoweredTraffic explicit_lowering_traffic(const Layer& l, const Config& config, const CompileOptions& options = {});

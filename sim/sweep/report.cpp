@@ -119,7 +119,7 @@ std::string csv_table(const SweepResults& r) {
     }
     if (p.has_lowered)
       out += fmt::format(",{},{},{},{},{}", p.lowered.ifmap, p.lowered.weights, p.lowered.psums_in, p.lowered.ofmap,
-                         p.lowered.total);
+                         p.lowered.total());
     else
       out += ",,,,,";
     const auto ratio = find_metric("lowering_ratio")->get(p);
@@ -157,7 +157,7 @@ std::string markdown_table(const SweepResults& r) {
     if (p.ran)
       row += fmt::format(" {:.1f} | {} | {} | {:.4f} | {} | {} | {} |", 100.0 * p.utilization, p.stats.feeder_stall,
                          p.stats.dram_stall, p.sram_reads_per_mac(), kb(p.stats.dram.total()),
-                         p.has_lowered ? kb(p.lowered.total) : "-", ratio ? fmt::format("{:.2f}x", *ratio) : "-");
+                         p.has_lowered ? kb(p.lowered.total()) : "-", ratio ? fmt::format("{:.2f}x", *ratio) : "-");
     else
       row += " - | - | - | - | - | - | - |";
     out += row + "\n";

@@ -61,11 +61,11 @@ const std::vector<Metric>& metrics() {
       {"dram_bytes", "DRAM bytes (on-the-fly im2col)",
        [](const PointResult& p) { return if_ran(p, double(p.stats.dram.total())); }},
       {"dram_bytes_lowered", "DRAM bytes (explicit im2col)",
-       [](const PointResult& p) { return p.has_lowered ? Opt(double(p.lowered.total)) : std::nullopt; }},
+       [](const PointResult& p) { return p.has_lowered ? Opt(double(p.lowered.total())) : std::nullopt; }},
       {"lowering_ratio", "DRAM bytes explicit / on-the-fly",
        [](const PointResult& p) {
          const double bytes = double(p.stats.dram.total());
-         return p.ran && p.has_lowered && bytes > 0 ? Opt(double(p.lowered.total) / bytes) : std::nullopt;
+         return p.ran && p.has_lowered && bytes > 0 ? Opt(double(p.lowered.total()) / bytes) : std::nullopt;
        }},
   };
   return m;
@@ -116,16 +116,6 @@ Json value_json(const std::string& v) {
   return Json(v);
 }
 
-Json traffic_json(const Traffic& t) {
-  Json j = Json::object();
-  j["ifmap"] = t.ifmap;
-  j["weights"] = t.weights;
-  j["psums_in"] = t.psums_in;
-  j["ofmap"] = t.ofmap;
-  j["total"] = t.total;
-  return j;
-}
-
 // Readers for JSON read back through yaml-cpp: a missing key is zero (older or smaller reports),
 // a present key of the wrong form is an error naming it.
 class Reader {
@@ -156,16 +146,6 @@ public:
     if (!n.IsDefined() || n.IsNull()) return false;
     if (n.IsScalar() && (n.Scalar() == "true" || n.Scalar() == "false")) return n.Scalar() == "true";
     throw InputError(source_, key, describe_node(n) + ": must be true or false");
-  }
-  Traffic traffic(const YAML::Node& n, const std::string& key) const {
-    Traffic t;
-    if (!n.IsDefined() || n.IsNull()) return t;
-    t.ifmap = std::uint64_t(i64(n["ifmap"], key + ".ifmap"));
-    t.weights = std::uint64_t(i64(n["weights"], key + ".weights"));
-    t.psums_in = std::uint64_t(i64(n["psums_in"], key + ".psums_in"));
-    t.ofmap = std::uint64_t(i64(n["ofmap"], key + ".ofmap"));
-    t.total = std::uint64_t(i64(n["total"], key + ".total"));
-    return t;
   }
   DramTraffic dram(const YAML::Node& n, const std::string& key) const {
     DramTraffic t;
@@ -292,7 +272,7 @@ Json to_json(const PointResult& p) {
       j["mismatches"] = p.mismatches;
     }
   }
-  j["dram_bytes_lowered"] = p.has_lowered ? traffic_json(p.lowered) : Json();
+  j["dram_bytes_lowered"] = p.has_lowered ? dram_json(p.lowered) : Json();
   if (!p.lowered_note.empty()) j["lowered_note"] = p.lowered_note;
   if (p.baseline.kind != BaselineVerdict::none) {
     Json& b = j["baseline"];
@@ -401,7 +381,7 @@ SweepResults results_from_yaml(const YAML::Node& root, const std::string& source
     }
     const YAML::Node low = n["dram_bytes_lowered"];
     p.has_lowered = is_map(low);
-    if (p.has_lowered) p.lowered = R.traffic(low, k + ".dram_bytes_lowered");
+    if (p.has_lowered) p.lowered = R.dram(low, k + ".dram_bytes_lowered");
     p.lowered_note = R.str(n["lowered_note"], k + ".lowered_note");
     const YAML::Node b = n["baseline"];
     if (is_map(b)) {

@@ -21,11 +21,6 @@ namespace flycol::sweep {
 enum class Status { pass, fail, rejected };
 const char* status_name(Status s);
 
-// Bytes per tensor moved between DRAM and the chip by the explicit-im2col lowering (lowering.h).
-struct Traffic {
-  std::uint64_t ifmap = 0, weights = 0, psums_in = 0, ofmap = 0, total = 0;
-};
-
 // The regression guard's judgement of one point against the committed baseline.
 struct BaselineVerdict {
   enum Kind { none, ok, changed, missing, status_changed } kind = none;
@@ -55,7 +50,7 @@ struct PointResult {
   std::int64_t mismatches = 0;
 
   bool has_lowered = false;  // explicit-im2col traffic of the same layer (lowering.h)
-  Traffic lowered;
+  DramTraffic lowered;  // bytes per tensor moved between DRAM and the chip by that lowering
   std::string lowered_note;
 
   BaselineVerdict baseline;

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "sim/common/files.h"
+#include "sim/common/find_by.h"
 #include "sim/common/input_error.h"
 #include "sim/report/json.h"
 
@@ -213,14 +214,11 @@ CellLibrary CellLibrary::parse(const std::string& text, const std::string& sourc
 }
 
 CellLibrary CellLibrary::load(const std::string& path) {
-  const std::optional<std::string> text = read_whole_file(path);
-  if (!text) throw InputError(path, "", "cannot read the cell library");
-  return parse(*text, path);
+  return parse(read_input_file(path, "the cell library"), path);
 }
 
 const LibCell* CellLibrary::find(const std::string& cell) const {
-  const auto it = cells_.find(cell);
-  return it == cells_.end() ? nullptr : &it->second;
+  return find_value(cells_, cell);
 }
 
 }  // namespace flycol::synth

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "sim/common/files.h"
+#include "sim/common/find_by.h"
 #include "sim/common/input_error.h"
 #include "sim/report/json.h"
 
@@ -136,14 +137,12 @@ Netlist Netlist::parse_blif(const std::string& text, const std::string& source) 
 }
 
 Netlist Netlist::load_blif(const std::string& path) {
-  const std::optional<std::string> text = read_whole_file(path);
-  if (!text) throw InputError(path, "", "cannot read the netlist");
-  return parse_blif(*text, path);
+  return parse_blif(read_input_file(path, "the netlist"), path);
 }
 
 const NetlistModule* Netlist::find(const std::string& name) const {
-  const auto it = index_.find(name);
-  return it == index_.end() ? nullptr : &modules_[std::size_t(it->second)];
+  const auto* i = find_value(index_, name);
+  return i == nullptr ? nullptr : &modules_[std::size_t(*i)];
 }
 
 std::string module_base_name(const std::string& name) {

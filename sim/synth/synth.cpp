@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "sim/common/files.h"
+#include "sim/common/find_by.h"
 #include "sim/common/input_error.h"
 #include "sim/config/yaml_guard.h"
 #include "sim/report/json.h"
@@ -45,11 +46,7 @@ constexpr const char* kPeArithFiles[] = {"fp16_fma.sv", "int_mac.sv"};
 
 std::string hw(const std::string& rel) { return std::string(FLYCOL_SOURCE_DIR) + "/hw/" + rel; }
 
-std::string read_file(const std::string& path) {
-  std::optional<std::string> text = read_whole_file(path);
-  if (!text) throw InputError(path, "", "cannot read file");
-  return std::move(*text);
-}
+std::string read_file(const std::string& path) { return read_input_file(path, "file"); }
 
 void write_file(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
@@ -210,18 +207,9 @@ std::uint64_t SynthReport::sram_bits() const {
   return n;
 }
 
-const BlockReport* SynthReport::block(const std::string& id) const {
-  for (const auto& b : blocks)
-    if (b.id == id) return &b;
-  return nullptr;
-}
+const BlockReport* SynthReport::block(const std::string& id) const { return find_by(blocks, &BlockReport::id, id); }
 
-const PartReport* SynthReport::part(const std::string& id) const {
-  for (const auto& b : blocks)
-    for (const auto& p : b.parts)
-      if (p.id == id) return &p;
-  return nullptr;
-}
+const PartReport* SynthReport::part(const std::string& id) const { return find_part_by_id(blocks, id); }
 
 Json SynthReport::to_json(bool with_instances) const {
   const double logic = logic_nand2_eq();

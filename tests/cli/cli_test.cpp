@@ -11,21 +11,18 @@
 #include <sstream>
 #include <vector>
 
-#include <sys/wait.h>
 
 #include <yaml-cpp/yaml.h>
 
 #include "tests/common/test_util.h"
 
 namespace fs = std::filesystem;
+using flycol::test::check_usage_error;
 using flycol::test::slurp;
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out, err;
-};
+using Result = flycol::test::FlycolRun;
 
 fs::path scratch_dir() {
   fs::path d = fs::temp_directory_path() / ("flycol_cli_test_" + std::to_string(::getpid()));
@@ -33,16 +30,7 @@ fs::path scratch_dir() {
   return d;
 }
 
-// Runs flycol with `args`; `env` ("NAME=value") is set for it alone.
-Result flycol_env(const std::string& env, const std::string& args) {
-  const fs::path d = scratch_dir();
-  const std::string cmd = (env.empty() ? "" : "env " + env + " ") + std::string(FLYCOL_BIN) + " " + args + " >" +
-                          (d / "out").string() + " 2>" + (d / "err").string();
-  const int status = std::system(cmd.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(d / "out"), slurp(d / "err")};
-}
-
-Result run_flycol(const std::string& args) { return flycol_env("", args); }
+Result run_flycol(const std::string& args) { return flycol::test::run_flycol_in(scratch_dir(), args); }
 
 }  // namespace
 
@@ -107,9 +95,7 @@ TEST_CASE("run --tiling search runs the plan net would pick: bit-exact and no sl
   // which is within 0.2 % of the SystemC cycles.
   CHECK(js["cycles"].as<double>() <= jh["cycles"].as<double>() * 1.002);
 
-  const Result both = run_flycol("run --tiling search --order spill --layer C=4,H=6,W=6,K=4,k=3");
-  CHECK(both.code == 2);
-  CHECK(both.err.find("--order") != std::string::npos);
+  check_usage_error(scratch_dir(), "run --tiling search --order spill --layer C=4,H=6,W=6,K=4,k=3", {"--order"});
   const Result bad = run_flycol("run --tiling best --layer C=4,H=6,W=6,K=4,k=3");
   CHECK(bad.code != 0);
   CHECK(bad.err.find("--tiling") != std::string::npos);
@@ -148,13 +134,10 @@ TEST_CASE("run --structural and --rtl-blocks: the structural top equals the fast
     CHECK(jr["check"]["same_as_fast_model"].as<bool>());
   }
 
-  const Result unknown = run_flycol("run --rtl-blocks feeder,nosuch --layer C=4,H=6,W=6,K=4,k=3 --config small");
-  CHECK(unknown.code == 2);
-  CHECK(unknown.err.find("nosuch") != std::string::npos);
-  CHECK(unknown.err.find("psum_manager") != std::string::npos);  // the known names are listed
-  const Result wrong_model = run_flycol("run --model analytic --structural --layer C=4,H=6,W=6,K=4,k=3");
-  CHECK(wrong_model.code == 2);
-  CHECK(wrong_model.err.find("--structural") != std::string::npos);
+  // The known names are listed.
+  check_usage_error(scratch_dir(), "run --rtl-blocks feeder,nosuch --layer C=4,H=6,W=6,K=4,k=3 --config small",
+                    {"nosuch", "psum_manager"});
+  check_usage_error(scratch_dir(), "run --model analytic --structural --layer C=4,H=6,W=6,K=4,k=3", {"--structural"});
 }
 
 TEST_CASE("run --model sc --trace writes a VCD of the top-level signals", "[cli]") {
@@ -169,9 +152,8 @@ TEST_CASE("run --model sc --trace writes a VCD of the top-level signals", "[cli]
 }
 
 TEST_CASE("a layer the configuration cannot run is rejected naming the key", "[cli]") {
-  const Result r = run_flycol("run --layer C=4,H=8,W=100,K=4,ky=1,kx=3,dy=1,dx=40 --check");
-  CHECK(r.code == 2);
-  CHECK(r.err.find("feeder.pattern_bits") != std::string::npos);
+  check_usage_error(scratch_dir(), "run --layer C=4,H=8,W=100,K=4,ky=1,kx=3,dy=1,dx=40 --check",
+                    {"feeder.pattern_bits"});
 }
 
 TEST_CASE("the same seed gives the same checksum, another seed a different one", "[cli]") {
@@ -188,26 +170,11 @@ TEST_CASE("bad input exits non-zero and names the key", "[cli]") {
   const fs::path d = scratch_dir();
   {
     std::ofstream(d / "bad.yaml") << "array:\n  rows: 0\n";
-    const Result r = run_flycol("run --config " + (d / "bad.yaml").string());
-    CHECK(r.code == 2);
-    CHECK(r.err.find("array.rows") != std::string::npos);
-    CHECK(r.err.find("bad.yaml") != std::string::npos);
+    check_usage_error(d, "run --config " + (d / "bad.yaml").string(), {"array.rows", "bad.yaml"});
   }
-  {
-    const Result r = run_flycol("run --layer C=3,H=8,W=8,K=2,k=3,d=0");
-    CHECK(r.code == 2);
-    CHECK(r.err.find("'d'") != std::string::npos);
-    CHECK(r.err.find("--layer") != std::string::npos);
-  }
-  {
-    const Result r = run_flycol("run --model nosuch");
-    CHECK(r.code == 2);
-    CHECK(r.err.find("nosuch") != std::string::npos);
-  }
-  {
-    const Result r = run_flycol("run --no-such-option");
-    CHECK(r.code == 2);
-  }
+  check_usage_error(scratch_dir(), "run --layer C=3,H=8,W=8,K=2,k=3,d=0", {"'d'", "--layer"});
+  check_usage_error(scratch_dir(), "run --model nosuch", {"nosuch"});
+  check_usage_error(scratch_dir(), "run --no-such-option", {});
 }
 
 TEST_CASE("a failed run leaves no report behind", "[cli]") {
@@ -219,9 +186,7 @@ TEST_CASE("a failed run leaves no report behind", "[cli]") {
 }
 
 TEST_CASE("synth rejects an unknown configuration before running Yosys; list works", "[cli]") {
-  const Result r = run_flycol("synth --config no_such_config_xyz");
-  CHECK(r.code == 2);
-  CHECK(r.err.find("no_such_config_xyz") != std::string::npos);
+  check_usage_error(scratch_dir(), "synth --config no_such_config_xyz", {"no_such_config_xyz"});
   const Result l = run_flycol("list");
   CHECK(l.code == 0);
   CHECK(l.out.find("fornt16") != std::string::npos);
@@ -295,7 +260,7 @@ TEST_CASE("list without the built-in default's file shows the built-in once and 
   fs::create_directories(d / "networks");
   std::ofstream(d / "tiny.yaml") << "name: tiny\n";
   std::ofstream(d / "broken.yaml") << "array:\n  rows: 0\n";
-  const Result r = flycol_env("FLYCOL_CONFIG_DIR=" + d.string(), "list");
+  const Result r = flycol::test::run_flycol_in(scratch_dir(), "list", "FLYCOL_CONFIG_DIR=" + d.string());
   INFO(r.out << r.err);
   REQUIRE(r.code == 0);
   const auto s = list_sections(r.out);

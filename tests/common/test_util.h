@@ -1,15 +1,19 @@
 // Helpers every Catch2 test may use: paths into the source tree, the InputError a call must
-// raise, reading a whole file, and a scratch directory removed at the end of a test case.
+// raise, reading a whole file, a scratch directory removed at the end of a test case, and (in
+// tests built with FLYCOL_BIN) running the flycol executable.
 #pragma once
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <system_error>
 
 #include <catch2/catch.hpp>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "sim/common/input_error.h"
@@ -54,5 +58,32 @@ struct ScratchDir {
   ScratchDir& operator=(const ScratchDir&) = delete;
   std::string operator/(const std::string& rel) const { return (path / rel).string(); }
 };
+
+#ifdef FLYCOL_BIN
+// What one run of the flycol executable (FLYCOL_BIN, given by the test's CMakeLists) returned.
+struct FlycolRun {
+  int code;
+  std::string out, err;
+};
+
+// Runs flycol with `args`, its output caught in files of `dir`; `env` ("NAME=value") is set for
+// it alone.
+inline FlycolRun run_flycol_in(const std::filesystem::path& dir, const std::string& args, const std::string& env = "") {
+  const std::string cmd = (env.empty() ? "" : "env " + env + " ") + std::string(FLYCOL_BIN) + " " + args + " >" +
+                          (dir / "out").string() + " 2>" + (dir / "err").string();
+  const int status = std::system(cmd.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir / "out"), slurp(dir / "err")};
+}
+
+// Runs flycol with `args`, which it must refuse as a usage error (exit 2) whose message names
+// each of `mentions`.
+inline void check_usage_error(const std::filesystem::path& dir, const std::string& args,
+                              std::initializer_list<std::string> mentions) {
+  const FlycolRun r = run_flycol_in(dir, args);
+  INFO("flycol " << args << "\n" << r.err);
+  CHECK(r.code == 2);
+  for (const std::string& m : mentions) CHECK(r.err.find(m) != std::string::npos);
+}
+#endif
 
 }  // namespace flycol::test

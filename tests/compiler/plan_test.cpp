@@ -123,31 +123,36 @@ TEST_CASE("a kernel wider than a feed lane can hold is rejected naming feeder.fi
 }
 
 TEST_CASE("a layer whose smallest tile does not fit is rejected naming the SRAM", "[compiler][reject]") {
-  SECTION("ifmap") {
-    const Config cfg = config_text(
-        "array: { rows: 4, cols: 4 }\nsram:\n  ifmap: { kbytes: 1, word_bits: 64 }\n"
-        "  weights: { kbytes: 2, word_bits: 64 }\n  psums: { kbytes: 2, word_bits: 64 }\nfeeder: { pattern_bits: 32 }\n");
-    const InputError e = input_error_of([&] { compile_layer(parse_layer_spec("C=1,H=40,W=40,K=1,k=7,d=4"), cfg); });
+  // Per SRAM: a configuration whose buffer is too small for the layer's smallest tile, and what
+  // the message must say (the words needed, what one buffer holds, the kB to ask for).
+  struct Case {
+    const char *sram, *config, *layer;
+    std::vector<const char*> words;
+  };
+  const Case cases[] = {
+      {"ifmap",
+       "array: { rows: 4, cols: 4 }\nsram:\n  ifmap: { kbytes: 1, word_bits: 64 }\n"
+       "  weights: { kbytes: 2, word_bits: 64 }\n  psums: { kbytes: 2, word_bits: 64 }\nfeeder: { pattern_bits: 32 }\n",
+       "C=1,H=40,W=40,K=1,k=7,d=4",
+       {"175 ifmap words", "holds 128", "at least 2 kB"}},
+      {"weights",
+       "array: { rows: 4, cols: 4 }\nsram:\n  ifmap: { kbytes: 2, word_bits: 64 }\n"
+       "  weights: { kbytes: 1, word_bits: 64 }\n  psums: { kbytes: 2, word_bits: 64 }\nfeeder: { pattern_bits: 32 }\n",
+       "C=1,H=20,W=20,K=1,k=12",
+       {"144 weight words", "holds 128"}},
+      {"psums",
+       "array: { rows: 64, cols: 8 }\narithmetic: int8\nsram:\n  ifmap: { word_bits: 64 }\n"
+       "  weights: { word_bits: 64 }\n  psums: { kbytes: 1, word_bits: 2048 }\n",
+       "C=1,H=8,W=8,K=8,k=1",
+       {"8 psum words", "holds 4"}},
+  };
+  for (const Case& c : cases) {
+    INFO(c.sram);
+    const Config cfg = config_text(c.config);
+    const InputError e = input_error_of([&] { compile_layer(parse_layer_spec(c.layer), cfg); });
     CHECK(e.source() == "test.yaml");
-    CHECK(e.key() == "sram.ifmap.kbytes");
-    CHECK_THAT(std::string(e.what()), Catch::Contains("175 ifmap words") && Catch::Contains("holds 128") &&
-                                          Catch::Contains("at least 2 kB"));
-  }
-  SECTION("weights") {
-    const Config cfg = config_text(
-        "array: { rows: 4, cols: 4 }\nsram:\n  ifmap: { kbytes: 2, word_bits: 64 }\n"
-        "  weights: { kbytes: 1, word_bits: 64 }\n  psums: { kbytes: 2, word_bits: 64 }\nfeeder: { pattern_bits: 32 }\n");
-    const InputError e = input_error_of([&] { compile_layer(parse_layer_spec("C=1,H=20,W=20,K=1,k=12"), cfg); });
-    CHECK(e.key() == "sram.weights.kbytes");
-    CHECK_THAT(std::string(e.what()), Catch::Contains("144 weight words") && Catch::Contains("holds 128"));
-  }
-  SECTION("psums") {
-    const Config cfg = config_text(
-        "array: { rows: 64, cols: 8 }\narithmetic: int8\nsram:\n  ifmap: { word_bits: 64 }\n"
-        "  weights: { word_bits: 64 }\n  psums: { kbytes: 1, word_bits: 2048 }\n");
-    const InputError e = input_error_of([&] { compile_layer(parse_layer_spec("C=1,H=8,W=8,K=8,k=1"), cfg); });
-    CHECK(e.key() == "sram.psums.kbytes");
-    CHECK_THAT(std::string(e.what()), Catch::Contains("8 psum words") && Catch::Contains("holds 4"));
+    CHECK(e.key() == std::string("sram.") + c.sram + ".kbytes");
+    for (const char* w : c.words) CHECK_THAT(std::string(e.what()), Catch::Contains(w));
   }
 }
 

@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <yaml-cpp/yaml.h>
@@ -218,17 +217,8 @@ TEST_CASE("the energy estimate reproduces the reference power at peak", "[networ
 
 #ifdef FLYCOL_BIN
 namespace {
-struct Cmd {
-  int code;
-  std::string out, err;
-};
-Cmd run_flycol(const std::string& args) {
-  const fs::path d = scratch();
-  const std::string cmd =
-      std::string(FLYCOL_BIN) + " " + args + " >" + (d / "out").string() + " 2>" + (d / "err").string();
-  const int status = std::system(cmd.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(d / "out"), slurp(d / "err")};
-}
+using Cmd = test::FlycolRun;
+Cmd run_flycol(const std::string& args) { return test::run_flycol_in(scratch(), args); }
 }  // namespace
 
 TEST_CASE("flycol net runs a network and rejects bad options", "[network][cli]") {
@@ -239,16 +229,9 @@ TEST_CASE("flycol net runs a network and rejects bad options", "[network][cli]")
   CHECK(r.out.find("average GFLOP/s") != std::string::npos);
   CHECK(fs::exists(rep / "resnet50.json"));
   CHECK(fs::exists(rep / "resnet50_bandwidth.svg"));
-  const Cmd bad = run_flycol("net --network nosuch");
-  CHECK(bad.code == 2);
-  CHECK(bad.err.find("--network") != std::string::npos);
-  CHECK(bad.err.find("resnet50") != std::string::npos);
-  const Cmd bw = run_flycol("net --network arnp --bandwidth 0");
-  CHECK(bw.code == 2);
-  CHECK(bw.err.find("--bandwidth") != std::string::npos);
-  const Cmd m = run_flycol("net --network arnp --model rtl");
-  CHECK(m.code == 2);
-  CHECK(m.err.find("analytic or sc") != std::string::npos);
+  test::check_usage_error(scratch(), "net --network nosuch", {"--network", "resnet50"});
+  test::check_usage_error(scratch(), "net --network arnp --bandwidth 0", {"--bandwidth"});
+  test::check_usage_error(scratch(), "net --network arnp --model rtl", {"analytic or sc"});
 }
 
 TEST_CASE("run --model analytic reports the keys of run --model sc", "[network][cli]") {

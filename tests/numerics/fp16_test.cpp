@@ -156,6 +156,20 @@ class TripleGen {
   std::mt19937_64 rng_;
 };
 
+// Calls check(a, b, c) on every triple of special values, then on n random triples of `seed`.
+template <class Check>
+void for_special_and_random_triples(std::uint64_t seed, std::uint64_t n, Check&& check) {
+  for (Half a : kSpecials)
+    for (Half b : kSpecials)
+      for (Half c : kSpecials) check(a, b, c);
+  TripleGen gen(seed);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    Half a, b, c;
+    gen.next(i, a, b, c);
+    check(a, b, c);
+  }
+}
+
 // ulp of a finite non-negative half (the gap to the next half up), itself as a half.
 Half ulp_of(Half h) {
   const int field = std::max((h >> 10) & 0x1F, 1);
@@ -317,15 +331,7 @@ TEST_CASE("fma_hf is bit-identical to fma", "[fp16]") {
       bad.add(triple_msg("fma_hf", a, b, c, fp::from_float(r), want) + " (float " + hex(fbits(r), 8) + ")");
     ++checked;
   };
-  for (Half a : kSpecials)
-    for (Half b : kSpecials)
-      for (Half c : kSpecials) check(a, b, c);
-  TripleGen gen(0x5EED0020u);
-  for (std::uint64_t i = 0; i < 2'000'000; ++i) {
-    Half a, b, c;
-    gen.next(i, a, b, c);
-    check(a, b, c);
-  }
+  for_special_and_random_triples(0x5EED0020u, 2'000'000, check);
   bad.report("fma_hf", checked);
 }
 
@@ -477,15 +483,7 @@ TEST_CASE("mac gates zero operands and is fma otherwise", "[fp16]") {
     if (plain != want_plain) bad.add(triple_msg("mac ungated", a, b, acc, plain, want_plain));
     ++checked;
   };
-  for (Half a : kSpecials)
-    for (Half b : kSpecials)
-      for (Half c : kSpecials) check(a, b, c);
-  TripleGen gen(0x5EED0060u);
-  for (std::uint64_t i = 0; i < 1'000'000; ++i) {
-    Half a, b, c;
-    gen.next(i, a, b, c);
-    check(a, b, c);
-  }
+  for_special_and_random_triples(0x5EED0060u, 1'000'000, check);
   bad.report("mac", checked);
 
   CHECK(fp::mac(0x0000, 0x7C00, 0x3C00, true) == 0x3C00);  // 0*inf: no NaN when gated
