@@ -233,7 +233,6 @@ TEST_CASE("the explicit-lowering baseline is a 1x1 layer over the im2col matrix"
   REQUIRE(t.ok);
   // One output-channel group and a matrix that fits the SRAM: every element is read once.
   CHECK(t.traffic.ifmap == std::uint64_t(72) * l.ho() * l.wo() * 2);
-  CHECK(t.traffic.total() == t.traffic.ifmap + t.traffic.weights + t.traffic.psums_in + t.traffic.ofmap);
   const DramTraffic direct = program_traffic(compile_layer(l, default_config()));
   CHECK(t.traffic.ifmap > direct.ifmap);  // what on-the-fly im2col saves
   CHECK(t.traffic.ofmap == direct.ofmap);
