@@ -4,6 +4,7 @@
 #include "hw/controller/controller.h"
 
 #include "hw/common/protocol_error.h"
+#include "hw/common/sc_clocked.h"
 
 namespace flycol::hw {
 
@@ -84,18 +85,12 @@ void Controller::comb() {
 }
 
 void Controller::seq() {
-  try {
-    if (!rst_ni.read()) {
-      core_.reset();
-    } else {
-      core_.eval(inputs());
-      for (int e = 0; e < kEngines; ++e)
-        if (done_i[std::size_t(e)].read()) core_.note_done(Engine(e));
-      core_.tick();
-    }
-  } catch (const ProtocolError& e) {
-    SC_REPORT_ERROR(name(), e.what());
-  }
+  clock_core(*this, rst_ni.read(), core_, [&] {
+    core_.eval(inputs());
+    for (int e = 0; e < kEngines; ++e)
+      if (done_i[std::size_t(e)].read()) core_.note_done(Engine(e));
+    core_.tick();
+  });
   state_changed_.notify(sc_core::SC_ZERO_TIME);
 }
 
