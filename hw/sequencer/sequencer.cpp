@@ -3,7 +3,7 @@
 // the finish pulse (the core wants finish after the cycle's last eval), then tick().
 #include "hw/sequencer/sequencer.h"
 
-#include "hw/common/protocol_error.h"
+#include "hw/common/sc_clocked.h"
 
 namespace flycol::hw {
 
@@ -35,28 +35,12 @@ void Sequencer::comb() {
 }
 
 void Sequencer::seq() {
-  try {
-    if (!rst_ni.read()) {
-      core_.reset();
-    } else {
-      core_.eval(inputs());
-      if (start_i.read()) {
-        RunDesc run;
-        run.preload = run_preload_i.read();
-        run.n_kg = run_n_kg_i.read();
-        run.n_cy = run_n_cy_i.read();
-        run.n_cx = run_n_cx_i.read();
-        run.n_c = run_n_c_i.read();
-        run.n_ky = run_n_ky_i.read();
-        run.n_kx = run_n_kx_i.read();
-        core_.start(run);
-      }
-      if (finish_i.read()) core_.finish();
-      core_.tick();
-    }
-  } catch (const ProtocolError& e) {
-    SC_REPORT_ERROR(name(), e.what());
-  }
+  clock_core(*this, rst_ni.read(), core_, [&] {
+    core_.eval(inputs());
+    if (start_i.read()) core_.start(read_run());
+    if (finish_i.read()) core_.finish();
+    core_.tick();
+  });
   state_changed_.notify(sc_core::SC_ZERO_TIME);
 }
 

@@ -8,22 +8,17 @@
 #include <systemc>
 
 #include "hw/common/hw_params.h"
+#include "hw/common/sc_run_ports.h"
 #include "hw/sequencer/sequencer_core.h"
 
 namespace flycol::hw {
 
-SC_MODULE(Sequencer) {
+// The RUN fields used by the sequencer: run_preload_i and the loop bounds run_n_kg_i ... run_n_kx_i.
+struct Sequencer : sc_core::sc_module, RunIn<kRunPreload | kRunOuter | kRunInner> {
   sc_core::sc_in<bool> clk_i{"clk_i"};
   sc_core::sc_in<bool> rst_ni{"rst_ni"};                      // synchronous model of the async reset
 
   sc_core::sc_in<bool> start_i{"start_i"};                    // the controller starts a RUN this cycle
-  sc_core::sc_in<bool> run_preload_i{"run_preload_i"};        // RUN fields used by the sequencer
-  sc_core::sc_in<std::uint32_t> run_n_kg_i{"run_n_kg_i"};
-  sc_core::sc_in<std::uint32_t> run_n_cy_i{"run_n_cy_i"};
-  sc_core::sc_in<std::uint32_t> run_n_cx_i{"run_n_cx_i"};
-  sc_core::sc_in<std::uint32_t> run_n_c_i{"run_n_c_i"};
-  sc_core::sc_in<std::uint32_t> run_n_ky_i{"run_n_ky_i"};
-  sc_core::sc_in<std::uint32_t> run_n_kx_i{"run_n_kx_i"};
 
   sc_core::sc_in<bool> lanes_ready_i{"lanes_ready_i"};        // every feed lane has an element
   sc_core::sc_in<bool> weight_ready_i{"weight_ready_i"};      // the weight FIFO has a word

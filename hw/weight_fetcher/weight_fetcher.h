@@ -4,27 +4,24 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
 
 #include <systemc>
 
 #include "hw/common/hw_params.h"
+#include "hw/common/sc_run_ports.h"
+#include "hw/common/sc_sram_client.h"
 #include "hw/common/sram_bank.h"
 #include "hw/weight_fetcher/weight_fetcher_core.h"
 
 namespace flycol::hw {
 
-SC_MODULE(WeightFetcher) {
+// The RUN fields used by the fetcher: run_n_kg_i, run_n_cy_i, run_n_cx_i, run_n_c_i, run_n_ky_i,
+// run_n_kx_i.
+struct WeightFetcher : sc_core::sc_module, RunIn<kRunOuter | kRunInner> {
   sc_core::sc_in<bool> clk_i{"clk_i"};
   sc_core::sc_in<bool> rst_ni{"rst_ni"};                  // synchronous model of the async reset
 
   sc_core::sc_in<bool> start_i{"start_i"};                // the EX engine starts a RUN this cycle
-  sc_core::sc_in<std::uint32_t> run_n_kg_i{"run_n_kg_i"}; // RUN fields used by the fetcher
-  sc_core::sc_in<std::uint32_t> run_n_cy_i{"run_n_cy_i"};
-  sc_core::sc_in<std::uint32_t> run_n_cx_i{"run_n_cx_i"};
-  sc_core::sc_in<std::uint32_t> run_n_c_i{"run_n_c_i"};
-  sc_core::sc_in<std::uint32_t> run_n_ky_i{"run_n_ky_i"};
-  sc_core::sc_in<std::uint32_t> run_n_kx_i{"run_n_kx_i"};
 
   sc_core::sc_in<bool> pop_i{"pop_i"};                    // issue stage takes the head word
   sc_core::sc_out<bool> valid_o{"valid_o"};               // weight FIFO not empty (Moore)
@@ -49,19 +46,11 @@ private:
   void init();
   void comb();
   void seq();
-  void load_rdata();
 
   int cols_;
-  bool port_mode_;
-  // Port mode: stands in for the bank; the core's request is copied to the signals and dropped.
-  std::unique_ptr<SramBank> port_;
-  SramBank& bank_;
+  ScSramClient sram_;
   WeightFetcherCore core_;
-  word_elem_t rdata_[kMaxWordElems]{};
   sc_core::sc_event state_changed_;
-  // Bank mode: the unused SRAM port signals.
-  sc_core::sc_signal<bool> unused_req_{"unused_req"};
-  sc_core::sc_signal<std::uint32_t> unused_addr_{"unused_addr"};
 };
 
 }  // namespace flycol::hw
