@@ -1,7 +1,7 @@
-// The RUN fields that the EX-engine blocks take as input ports (run_preload_i, run_n_kg_i, ...), in
-// one bundle that a block's SystemC module and its RTL adapter inherit, so that the fields are
-// declared, read, copied and bound in one place. The ports keep the SV twins' names (testbenches
-// bind them by name).
+// The RUN start and the RUN fields that the EX-engine blocks take as input ports (start_i,
+// run_preload_i, run_n_kg_i, ...), in one bundle that a block's SystemC module and its RTL adapter
+// inherit, so that they are declared, read, copied and bound in one place. The ports keep the SV
+// twins' names (testbenches bind them by name).
 #pragma once
 
 #include <cstdint>
@@ -39,13 +39,14 @@ struct NoRunPort {
   explicit NoRunPort(const char*) {}
 };
 
-// A block's RUN field ports, the groups in kGroups. Inherited after sc_module, so the ports belong
-// to the block. Fields the block does not take keep RunDesc's defaults in read_run().
+// A block's RUN start and RUN field ports, the groups in kGroups. Inherited after sc_module, so the
+// ports belong to the block. Fields the block does not take keep RunDesc's defaults in read_run().
 template <unsigned kGroups>
 struct RunIn {
   template <class T, RunFieldGroup kGroup>
   using Port = std::conditional_t<(kGroups & kGroup) != 0, sc_core::sc_in<T>, NoRunPort>;
 
+  sc_core::sc_in<bool> start_i{"start_i"};  // the EX engine starts a RUN this cycle, with these fields
   Port<bool, kRunPreload> run_preload_i{"run_preload_i"};
   Port<std::uint32_t, kRunOuter> run_n_kg_i{"run_n_kg_i"}, run_n_cy_i{"run_n_cy_i"}, run_n_cx_i{"run_n_cx_i"};
   Port<std::uint32_t, kRunInner> run_n_c_i{"run_n_c_i"}, run_n_ky_i{"run_n_ky_i"}, run_n_kx_i{"run_n_kx_i"};
@@ -55,15 +56,18 @@ struct RunIn {
     each([&](auto& port, auto field, auto) { r.*field = port.read(); });
     return r;
   }
-  void bind_run(RunFieldSignals& s) {
+  void bind_run(sc_core::sc_signal<bool>& start, RunFieldSignals& s) {
+    start_i(start);
     each([&](auto& port, auto, auto wire) { port(s.*wire); });
   }
   void sense_run(sc_core::sc_sensitive& s) {
+    s << start_i;
     each([&](auto& port, auto, auto) { s << port; });
   }
   // Onto the Verilated model's ports of the same names.
   template <class M>
   void put_run(M& m) const {
+    m.start_i = start_i.read();
     if constexpr ((kGroups & kRunPreload) != 0) m.run_preload_i = run_preload_i.read();
     if constexpr ((kGroups & kRunOuter) != 0) {
       m.run_n_kg_i = run_n_kg_i.read();

@@ -16,12 +16,11 @@
 
 namespace flycol::hw {
 
-// The RUN fields used by the manager: run_preload_i, run_n_kg_i, run_n_cy_i, run_n_cx_i.
+// RunIn: the RUN start (start_i) and the RUN fields used by the manager: run_preload_i,
+// run_n_kg_i, run_n_cy_i, run_n_cx_i.
 struct PsumManager : sc_core::sc_module, RunIn<kRunPreload | kRunOuter> {
   sc_core::sc_in<bool> clk_i{"clk_i"};
   sc_core::sc_in<bool> rst_ni{"rst_ni"};                    // synchronous model of the async reset
-
-  sc_core::sc_in<bool> start_i{"start_i"};                  // the EX engine starts a RUN this cycle
 
   sc_core::sc_out<int> unclaimed_o{"unclaimed_o"};          // pq_count - claimed (Moore)
   sc_core::sc_in<bool> claim_i{"claim_i"};                  // a window token claims COLS words

@@ -13,12 +13,11 @@
 
 namespace flycol::hw {
 
-// The RUN fields used by the sequencer: run_preload_i and the loop bounds run_n_kg_i ... run_n_kx_i.
+// RunIn: the RUN start (start_i) and the RUN fields used by the sequencer: run_preload_i and the
+// loop bounds run_n_kg_i ... run_n_kx_i.
 struct Sequencer : sc_core::sc_module, RunIn<kRunPreload | kRunOuter | kRunInner> {
   sc_core::sc_in<bool> clk_i{"clk_i"};
   sc_core::sc_in<bool> rst_ni{"rst_ni"};                      // synchronous model of the async reset
-
-  sc_core::sc_in<bool> start_i{"start_i"};                    // the controller starts a RUN this cycle
 
   sc_core::sc_in<bool> lanes_ready_i{"lanes_ready_i"};        // every feed lane has an element
   sc_core::sc_in<bool> weight_ready_i{"weight_ready_i"};      // the weight FIFO has a word

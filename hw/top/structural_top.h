@@ -171,8 +171,7 @@ template <class M> void StructuralTop::bind_clock(M& m) {
 
 template <class M> void StructuralTop::bind_run_start(M& m) {
   bind_clock(m);
-  m.start_i(eng_start_[1]);
-  m.bind_run(run_);
+  m.bind_run(eng_start_[1], run_);
 }
 
 template <class M> void StructuralTop::bind_controller(M& m) {

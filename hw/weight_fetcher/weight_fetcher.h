@@ -15,13 +15,11 @@
 
 namespace flycol::hw {
 
-// The RUN fields used by the fetcher: run_n_kg_i, run_n_cy_i, run_n_cx_i, run_n_c_i, run_n_ky_i,
-// run_n_kx_i.
+// RunIn: the RUN start (start_i) and the RUN fields used by the fetcher: run_n_kg_i, run_n_cy_i,
+// run_n_cx_i, run_n_c_i, run_n_ky_i, run_n_kx_i.
 struct WeightFetcher : sc_core::sc_module, RunIn<kRunOuter | kRunInner> {
   sc_core::sc_in<bool> clk_i{"clk_i"};
   sc_core::sc_in<bool> rst_ni{"rst_ni"};                  // synchronous model of the async reset
-
-  sc_core::sc_in<bool> start_i{"start_i"};                // the EX engine starts a RUN this cycle
 
   sc_core::sc_in<bool> pop_i{"pop_i"};                    // issue stage takes the head word
   sc_core::sc_out<bool> valid_o{"valid_o"};               // weight FIFO not empty (Moore)

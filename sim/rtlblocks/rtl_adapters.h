@@ -33,6 +33,7 @@ namespace flycol::rtlblocks {
 class RtlModelBase {
 public:
   virtual ~RtlModelBase() = default;
+  virtual void set_rst_n(bool rst_n) = 0;
   virtual void eval() = 0;
   virtual void settle_low() = 0;
   virtual void rise(const char* who) = 0;
@@ -57,6 +58,7 @@ public:
   }
   V* operator->() { return v_.get(); }
   V& operator*() { return *v_; }
+  void set_rst_n(bool rst_n) override { v_->rst_ni = rst_n; }
   void eval() override { v_->eval(); }
   // Before the edge: the clock low and the applied inputs settled. The comb method need not have
   // run since the last edge (inputs may not have changed), so the low phase is evaluated here:
@@ -80,10 +82,10 @@ private:
   std::unique_ptr<V> v_;
 };
 
-// The shape of every adapter: apply() copies the input signals onto the model, publish() the
-// model's outputs onto the output signals; comb() evaluates and is the outputs' only writer,
-// seq() clocks and wakes comb() (edge_) to publish the new state. before_edge() and after_edge()
-// sample statistics outputs around the edge.
+// The shape of every adapter: the reset and then apply() copy the input signals onto the model,
+// publish() the model's outputs onto the output signals; comb() evaluates and is the outputs' only
+// writer, seq() clocks and wakes comb() (edge_) to publish the new state. before_edge() and
+// after_edge() sample statistics outputs around the edge.
 class RtlAdapter : public sc_core::sc_module {
 public:
   sc_core::sc_in<bool> clk_i{"clk_i"}, rst_ni{"rst_ni"};
@@ -124,11 +126,13 @@ private:
     run.sense_run(sensitive);
   }
   void comb() {
+    model_->set_rst_n(rst_ni.read());
     apply();
     model_->eval();
     publish();
   }
   void seq() {
+    model_->set_rst_n(rst_ni.read());
     apply();
     model_->settle_low();
     before_edge();
@@ -168,7 +172,6 @@ public:
 
 private:
   void apply() override {
-    m_->rst_ni = rst_ni.read();
     m_->cmd_valid_i = cmd_valid_i.read();
     put_command(m_->cmd_i, 0, cmd_i.read());
     unsigned busy = 0, done = 0;
@@ -230,7 +233,6 @@ public:
 
 private:
   void apply() override {
-    m_->rst_ni = rst_ni.read();
     m_->ld_start_i = ld_start_i.read();
     put_command(m_->ld_cmd_i, 0, ld_cmd_i.read().command());
     m_->ps_start_i = ps_start_i.read();
@@ -276,7 +278,6 @@ private:
 template <class V>
 class SequencerRtl : public RtlAdapter, public hw::RunIn<hw::kRunPreload | hw::kRunOuter | hw::kRunInner> {
 public:
-  sc_core::sc_in<bool> start_i{"start_i"};
   sc_core::sc_in<bool> lanes_ready_i{"lanes_ready_i"}, weight_ready_i{"weight_ready_i"};
   sc_core::sc_in<int> unclaimed_i{"unclaimed_i"};
   sc_core::sc_in<bool> finish_i{"finish_i"};
@@ -285,13 +286,11 @@ public:
   sc_core::sc_out<int> cycle_kind_o{"cycle_kind_o"};
 
   SequencerRtl(sc_core::sc_module_name n, const hw::HwParams& p) : RtlAdapter(n, p), m_(name()) {
-    processes(m_, start_i, static_cast<RunIn&>(*this), lanes_ready_i, weight_ready_i, unclaimed_i, finish_i);
+    processes(m_, static_cast<RunIn&>(*this), lanes_ready_i, weight_ready_i, unclaimed_i, finish_i);
   }
 
 private:
   void apply() override {
-    m_->rst_ni = rst_ni.read();
-    m_->start_i = start_i.read();
     put_run(*m_);
     m_->lanes_ready_i = lanes_ready_i.read();
     m_->weight_ready_i = weight_ready_i.read();
@@ -334,7 +333,6 @@ public:
 
 private:
   void apply() override {
-    m_->rst_ni = rst_ni.read();
     m_->start_i = start_i.read();
     hw::Command c;
     c.op = hw::Opcode::Run;
@@ -365,7 +363,6 @@ private:
 template <class V>
 class WeightFetcherRtl : public RtlAdapter, public hw::RunIn<hw::kRunOuter | hw::kRunInner> {
 public:
-  sc_core::sc_in<bool> start_i{"start_i"};
   sc_core::sc_in<bool> pop_i{"pop_i"};
   sc_core::sc_out<bool> valid_o{"valid_o"};
   sc_core::sc_vector<sc_core::sc_out<hw::elem_t>> word_o{"word_o"};
@@ -377,13 +374,11 @@ public:
   WeightFetcherRtl(sc_core::sc_module_name n, const hw::HwParams& p) : RtlAdapter(n, p), m_(name()) {
     word_o.init(std::size_t(p.cols));
     weight_rdata_i.init(std::size_t(p.cols));
-    processes(m_, start_i, static_cast<RunIn&>(*this), pop_i, weight_rdata_i);
+    processes(m_, static_cast<RunIn&>(*this), pop_i, weight_rdata_i);
   }
 
 private:
   void apply() override {
-    m_->rst_ni = rst_ni.read();
-    m_->start_i = start_i.read();
     put_run(*m_);
     m_->pop_i = pop_i.read();
     put_vec(m_->weight_rdata_i, weight_rdata_i, p_.elem_bits);
@@ -421,7 +416,6 @@ public:
 
 private:
   void apply() override {
-    m_->rst_ni = rst_ni.read();
     m_->tok_valid_i = tok_valid_i.read();
     m_->tok_swap_i = tok_swap_i.read();
     m_->tok_window_i = tok_window_i.read();
@@ -449,7 +443,6 @@ private:
 template <class V>
 class PsumManagerRtl : public RtlAdapter, public hw::RunIn<hw::kRunPreload | hw::kRunOuter> {
 public:
-  sc_core::sc_in<bool> start_i{"start_i"};
   sc_core::sc_out<int> unclaimed_o{"unclaimed_o"};
   sc_core::sc_in<bool> claim_i{"claim_i"}, pre_pop_i{"pre_pop_i"};
   sc_core::sc_vector<sc_core::sc_out<hw::acc_t>> pre_word_o{"pre_word_o"};
@@ -468,14 +461,12 @@ public:
     res_word_i.init(std::size_t(p.rows));
     psum_wdata_o.init(std::size_t(p.rows));
     psum_rdata_i.init(std::size_t(p.rows));
-    processes(m_, start_i, static_cast<RunIn&>(*this), claim_i, pre_pop_i, res_valid_i, res_col_i, res_word_i,
+    processes(m_, static_cast<RunIn&>(*this), claim_i, pre_pop_i, res_valid_i, res_col_i, res_word_i,
               psum_rdata_i);
   }
 
 private:
   void apply() override {
-    m_->rst_ni = rst_ni.read();
-    m_->start_i = start_i.read();
     put_run(*m_);
     m_->claim_i = claim_i.read();
     m_->pre_pop_i = pre_pop_i.read();
