@@ -3,18 +3,17 @@
 #include "hw/psum_manager/psum_manager.h"
 
 #include "hw/common/protocol_error.h"
-#include "hw/common/sc_clocked.h"
 
 namespace flycol::hw {
 
 PsumManager::PsumManager(sc_core::sc_module_name name, const HwParams& p, SramBank& psum_bank)
-    : sc_core::sc_module(name), rows_(p.rows), sram_(psum_bank), core_(p) {
+    : ScCoreModule(name, p), rows_(p.rows), sram_(psum_bank) {
   sram_.bind_unused(psum_req_o, psum_we_o, psum_addr_o, psum_wmask_o);
   init();
 }
 
 PsumManager::PsumManager(sc_core::sc_module_name name, const HwParams& p)
-    : sc_core::sc_module(name), rows_(p.rows), sram_("psum_port", p.psum_depth, p.rows), core_(p) {
+    : ScCoreModule(name, p), rows_(p.rows), sram_("psum_port", p.psum_depth, p.rows) {
   psum_wdata_o.init(std::size_t(rows_));
   psum_rdata_i.init(std::size_t(rows_));
   init();
@@ -23,11 +22,7 @@ PsumManager::PsumManager(sc_core::sc_module_name name, const HwParams& p)
 void PsumManager::init() {
   pre_word_o.init(std::size_t(rows_));
   res_word_i.init(std::size_t(rows_));
-  SC_METHOD(comb);
-  sensitive << pre_pop_i << state_changed_;
-  SC_METHOD(seq);
-  sensitive << clk_i.pos();
-  dont_initialize();
+  processes(pre_pop_i);
 }
 
 void PsumManager::comb() {
@@ -58,7 +53,7 @@ void PsumManager::comb() {
 }
 
 void PsumManager::seq() {
-  clock_core(*this, rst_ni.read(), core_, [&] {
+  clock([&] {
     if (start_i.read()) core_.start(read_run());
     core_.set_claim(claim_i.read());
     const bool res_valid = res_valid_i.read();
@@ -69,7 +64,6 @@ void PsumManager::seq() {
     core_.tick();
     sram_.end_edge();
   });
-  state_changed_.notify(sc_core::SC_ZERO_TIME);
 }
 
 }  // namespace flycol::hw

@@ -9,6 +9,7 @@
 #include <systemc>
 
 #include "hw/common/hw_params.h"
+#include "hw/common/sc_core_module.h"
 #include "hw/common/sc_run_ports.h"
 #include "hw/common/sc_sram_client.h"
 #include "hw/common/sram_bank.h"
@@ -18,10 +19,8 @@ namespace flycol::hw {
 
 // RunIn: the RUN start (start_i) and the RUN fields used by the manager: run_preload_i,
 // run_n_kg_i, run_n_cy_i, run_n_cx_i.
-struct PsumManager : sc_core::sc_module, RunIn<kRunPreload | kRunOuter> {
-  sc_core::sc_in<bool> clk_i{"clk_i"};
-  sc_core::sc_in<bool> rst_ni{"rst_ni"};                    // synchronous model of the async reset
-
+// ScCoreModule: the clock and reset ports clk_i and rst_ni, core() and the comb()/seq() frame.
+struct PsumManager : ScCoreModule<PsumManagerCore>, RunIn<kRunPreload | kRunOuter> {
   sc_core::sc_out<int> unclaimed_o{"unclaimed_o"};          // pq_count - claimed (Moore)
   sc_core::sc_in<bool> claim_i{"claim_i"};                  // a window token claims COLS words
 
@@ -48,20 +47,15 @@ struct PsumManager : sc_core::sc_module, RunIn<kRunPreload | kRunOuter> {
   PsumManager(sc_core::sc_module_name name, const HwParams& p, SramBank& psum_bank);
   // Port mode (the structural top): the SRAM is outside, reached through the SRAM port signals.
   PsumManager(sc_core::sc_module_name name, const HwParams& p);
-  SC_HAS_PROCESS(PsumManager);
-
-  const PsumManagerCore& core() const { return core_; }
 
 private:
   void init();
-  void comb();
-  void seq();
+  void comb() override;
+  void seq() override;
 
   int rows_;
   ScSramClient sram_;
-  PsumManagerCore core_;
   acc_t res_buf_[kMaxRows]{};
-  sc_core::sc_event state_changed_;
 };
 
 }  // namespace flycol::hw

@@ -3,16 +3,10 @@
 // the finish pulse (the core wants finish after the cycle's last eval), then tick().
 #include "hw/sequencer/sequencer.h"
 
-#include "hw/common/sc_clocked.h"
-
 namespace flycol::hw {
 
-Sequencer::Sequencer(sc_core::sc_module_name name, const HwParams& p) : sc_core::sc_module(name), core_(p) {
-  SC_METHOD(comb);
-  sensitive << lanes_ready_i << weight_ready_i << unclaimed_i << state_changed_;
-  SC_METHOD(seq);
-  sensitive << clk_i.pos();
-  dont_initialize();
+Sequencer::Sequencer(sc_core::sc_module_name name, const HwParams& p) : ScCoreModule(name, p) {
+  processes(lanes_ready_i, weight_ready_i, unclaimed_i);
 }
 
 SequencerCore::In Sequencer::inputs() const {
@@ -35,13 +29,12 @@ void Sequencer::comb() {
 }
 
 void Sequencer::seq() {
-  clock_core(*this, rst_ni.read(), core_, [&] {
+  clock([&] {
     core_.eval(inputs());
     if (start_i.read()) core_.start(read_run());
     if (finish_i.read()) core_.finish();
     core_.tick();
   });
-  state_changed_.notify(sc_core::SC_ZERO_TIME);
 }
 
 }  // namespace flycol::hw

@@ -2,30 +2,23 @@
 // per rising edge; protocol violations become SC_REPORT_ERROR.
 #include "hw/weight_fetcher/weight_fetcher.h"
 
-#include "hw/common/sc_clocked.h"
-
 namespace flycol::hw {
 
 WeightFetcher::WeightFetcher(sc_core::sc_module_name name, const HwParams& p, SramBank& weight_bank)
-    : sc_core::sc_module(name), cols_(p.cols), sram_(weight_bank), core_(p) {
+    : ScCoreModule(name, p), cols_(p.cols), sram_(weight_bank) {
   sram_.bind_unused(weight_req_o, weight_addr_o);
   init();
 }
 
 WeightFetcher::WeightFetcher(sc_core::sc_module_name name, const HwParams& p)
-    : sc_core::sc_module(name), cols_(p.cols), sram_("weight_port", p.weight_depth, p.cols), core_(p) {
+    : ScCoreModule(name, p), cols_(p.cols), sram_("weight_port", p.weight_depth, p.cols) {
   weight_rdata_i.init(std::size_t(cols_));
   init();
 }
 
 void WeightFetcher::init() {
   word_o.init(std::size_t(cols_));
-  SC_METHOD(comb);
-  sensitive << state_changed_;
-  for (auto& in : weight_rdata_i) sensitive << in;
-  SC_METHOD(seq);
-  sensitive << clk_i.pos();
-  dont_initialize();
+  processes(weight_rdata_i);
 }
 
 void WeightFetcher::comb() {
@@ -46,7 +39,7 @@ void WeightFetcher::comb() {
 }
 
 void WeightFetcher::seq() {
-  clock_core(*this, rst_ni.read(), core_, [&] {
+  clock([&] {
     if (start_i.read()) core_.start(read_run());
     core_.set_pop(pop_i.read());
     if (sram_.port_mode()) sram_.load_rdata(weight_rdata_i);
@@ -54,7 +47,6 @@ void WeightFetcher::seq() {
     core_.tick();
     sram_.end_edge();
   });
-  state_changed_.notify(sc_core::SC_ZERO_TIME);
 }
 
 }  // namespace flycol::hw

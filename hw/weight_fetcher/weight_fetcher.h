@@ -8,6 +8,7 @@
 #include <systemc>
 
 #include "hw/common/hw_params.h"
+#include "hw/common/sc_core_module.h"
 #include "hw/common/sc_run_ports.h"
 #include "hw/common/sc_sram_client.h"
 #include "hw/common/sram_bank.h"
@@ -17,10 +18,8 @@ namespace flycol::hw {
 
 // RunIn: the RUN start (start_i) and the RUN fields used by the fetcher: run_n_kg_i, run_n_cy_i,
 // run_n_cx_i, run_n_c_i, run_n_ky_i, run_n_kx_i.
-struct WeightFetcher : sc_core::sc_module, RunIn<kRunOuter | kRunInner> {
-  sc_core::sc_in<bool> clk_i{"clk_i"};
-  sc_core::sc_in<bool> rst_ni{"rst_ni"};                  // synchronous model of the async reset
-
+// ScCoreModule: the clock and reset ports clk_i and rst_ni, core() and the comb()/seq() frame.
+struct WeightFetcher : ScCoreModule<WeightFetcherCore>, RunIn<kRunOuter | kRunInner> {
   sc_core::sc_in<bool> pop_i{"pop_i"};                    // issue stage takes the head word
   sc_core::sc_out<bool> valid_o{"valid_o"};               // weight FIFO not empty (Moore)
   sc_core::sc_vector<sc_core::sc_out<elem_t>> word_o{"word_o"};  // head word, COLS weights (Moore)
@@ -36,19 +35,14 @@ struct WeightFetcher : sc_core::sc_module, RunIn<kRunOuter | kRunInner> {
   WeightFetcher(sc_core::sc_module_name name, const HwParams& p, SramBank& weight_bank);
   // Port mode (the structural top): the SRAM is outside, reached through the SRAM port signals.
   WeightFetcher(sc_core::sc_module_name name, const HwParams& p);
-  SC_HAS_PROCESS(WeightFetcher);
-
-  const WeightFetcherCore& core() const { return core_; }
 
 private:
   void init();
-  void comb();
-  void seq();
+  void comb() override;
+  void seq() override;
 
   int cols_;
   ScSramClient sram_;
-  WeightFetcherCore core_;
-  sc_core::sc_event state_changed_;
 };
 
 }  // namespace flycol::hw
