@@ -6,6 +6,7 @@
 #include <systemc>
 
 #include "hw/common/sc_clocked.h"
+#include "hw/common/sc_sensitivity.h"
 
 namespace flycol::hw {
 
@@ -29,7 +30,7 @@ protected:
   void processes(In&... inputs) {
     SC_METHOD(comb);
     sensitive << state_changed_;
-    (sense(inputs), ...);
+    (hw::sense(sensitive, inputs), ...);
     SC_METHOD(seq);
     sensitive << clk_i.pos();
     dont_initialize();
@@ -48,14 +49,6 @@ protected:
 
 private:
   SC_HAS_PROCESS(ScCoreModule);
-  template <class T>
-  void sense(sc_core::sc_in<T>& in) {
-    sensitive << in;
-  }
-  template <class T>
-  void sense(sc_core::sc_vector<sc_core::sc_in<T>>& ins) {
-    for (auto& s : ins) sensitive << s;
-  }
   sc_core::sc_event state_changed_;
 };
 

@@ -10,6 +10,7 @@
 #include <systemc>
 
 #include "hw/common/command.h"
+#include "hw/common/sc_sensitivity.h"
 
 namespace flycol::hw {
 
@@ -106,5 +107,11 @@ private:
     each_of(*this, f);
   }
 };
+
+// A process that reads the RUN inputs: sensitive to all of them.
+template <unsigned kGroups>
+void sense(sc_core::sc_sensitive& s, RunIn<kGroups>& run) {
+  run.sense_run(s);
+}
 
 }  // namespace flycol::hw

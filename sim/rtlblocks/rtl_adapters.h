@@ -99,7 +99,7 @@ protected:
     model_ = &model;
     SC_METHOD(comb);
     sensitive << edge_ << rst_ni;
-    (sense(inputs), ...);
+    (hw::sense(sensitive, inputs), ...);
     SC_METHOD(seq);
     sensitive << clk_i.pos();
     dont_initialize();
@@ -113,18 +113,6 @@ protected:
 
 private:
   SC_HAS_PROCESS(RtlAdapter);
-  template <class T>
-  void sense(sc_core::sc_in<T>& in) {
-    sensitive << in;
-  }
-  template <class T>
-  void sense(sc_core::sc_vector<sc_core::sc_in<T>>& ins) {
-    for (auto& s : ins) sensitive << s;
-  }
-  template <unsigned kGroups>
-  void sense(hw::RunIn<kGroups>& run) {
-    run.sense_run(sensitive);
-  }
   void comb() {
     model_->set_rst_n(rst_ni.read());
     apply();
