@@ -21,6 +21,7 @@
 
 #include "hw/common/command.h"
 #include "hw/common/hw_params.h"
+#include "hw/common/sc_core_module.h"
 #include "hw/common/sc_run_ports.h"
 #include "hw/controller/controller.h"
 #include "hw/dma/dma.h"
@@ -84,25 +85,17 @@ private:
 
 // The shape of every adapter: the reset and then apply() copy the input signals onto the model,
 // publish() the model's outputs onto the output signals; comb() evaluates and is the outputs' only
-// writer, seq() clocks and wakes comb() (edge_) to publish the new state. before_edge() and
+// writer, seq() clocks and wakes comb() to publish the new state. before_edge() and
 // after_edge() sample statistics outputs around the edge.
-class RtlAdapter : public sc_core::sc_module {
-public:
-  sc_core::sc_in<bool> clk_i{"clk_i"}, rst_ni{"rst_ni"};
-
+class RtlAdapter : public hw::ScClockedModule {
 protected:
-  RtlAdapter(sc_core::sc_module_name n, const hw::HwParams& p) : sc_module(n), p_(p) {}
-  // Registers comb(), sensitive to the new state, rst_ni and `inputs` (input ports, vectors of
-  // them, RUN field bundles), and seq() at the rising edge; both drive `model`.
+  RtlAdapter(sc_core::sc_module_name n, const hw::HwParams& p) : ScClockedModule(n), p_(p) {}
+  // Registers comb() and seq() (ScClockedModule::processes, comb() also sensitive to the reset);
+  // both drive `model`.
   template <class... In>
   void processes(RtlModelBase& model, In&... inputs) {
     model_ = &model;
-    SC_METHOD(comb);
-    sensitive << edge_ << rst_ni;
-    (hw::sense(sensitive, inputs), ...);
-    SC_METHOD(seq);
-    sensitive << clk_i.pos();
-    dont_initialize();
+    ScClockedModule::processes(rst_ni, inputs...);
   }
   virtual void apply() = 0;
   virtual void publish() = 0;
@@ -112,24 +105,22 @@ protected:
   const hw::HwParams p_;
 
 private:
-  SC_HAS_PROCESS(RtlAdapter);
-  void comb() {
+  void comb() override {
     model_->set_rst_n(rst_ni.read());
     apply();
     model_->eval();
     publish();
   }
-  void seq() {
+  void seq() override {
     model_->set_rst_n(rst_ni.read());
     apply();
     model_->settle_low();
     before_edge();
     model_->rise(name());
     after_edge();
-    edge_.notify(sc_core::SC_ZERO_TIME);
+    state_changed();
   }
   RtlModelBase* model_ = nullptr;
-  sc_core::sc_event edge_;
 };
 
 template <class T, class P>
