@@ -47,13 +47,8 @@ void sc_trace(sc_core::sc_trace_file* tf, const Command& c, const std::string& n
   sc_core::sc_trace(tf, c.run.n_kx, name + ".run.n_kx");
 }
 
-Controller::Controller(sc_core::sc_module_name name, const HwParams& p) : sc_core::sc_module(name), core_(p) {
-  SC_METHOD(comb);
-  sensitive << cmd_valid_i << cmd_i << state_changed_;
-  for (auto& b : busy_i) sensitive << b;
-  SC_METHOD(seq);
-  sensitive << clk_i.pos();
-  dont_initialize();
+Controller::Controller(sc_core::sc_module_name name, const HwParams& p) : ScCoreModule(name, p) {
+  processes(cmd_valid_i, cmd_i, busy_i);
 }
 
 ControllerCore::In Controller::inputs() const {
@@ -84,19 +79,12 @@ void Controller::comb() {
 }
 
 void Controller::seq() {
-  try {
-    if (!rst_ni.read()) {
-      core_.reset();
-    } else {
-      core_.eval(inputs());
-      for (int e = 0; e < kEngines; ++e)
-        if (done_i[std::size_t(e)].read()) core_.note_done(Engine(e));
-      core_.tick();
-    }
-  } catch (const ProtocolError& e) {
-    SC_REPORT_ERROR(name(), e.what());
-  }
-  state_changed_.notify(sc_core::SC_ZERO_TIME);
+  clock([&] {
+    core_.eval(inputs());
+    for (int e = 0; e < kEngines; ++e)
+      if (done_i[std::size_t(e)].read()) core_.note_done(Engine(e));
+    core_.tick();
+  });
 }
 
 }  // namespace flycol::hw

@@ -11,6 +11,7 @@
 
 #include "hw/common/command.h"
 #include "hw/common/hw_params.h"
+#include "hw/common/sc_core_module.h"
 #include "hw/controller/controller_core.h"
 
 namespace flycol::hw {
@@ -25,11 +26,9 @@ std::ostream& operator<<(std::ostream& os, const Command& c);
 // Traces the opcode, the wait thresholds and the main descriptor fields, not the whole command.
 void sc_trace(sc_core::sc_trace_file* tf, const Command& c, const std::string& name);
 
-SC_MODULE(Controller) {
+// ScCoreModule: the clock and reset ports clk_i and rst_ni, core() and the comb()/seq() frame.
+struct Controller : ScCoreModule<ControllerCore> {
   static constexpr int kEngines = ControllerCore::kEngines;  // index = int(Engine): LD, EX, PS
-
-  sc_core::sc_in<bool> clk_i{"clk_i"};
-  sc_core::sc_in<bool> rst_ni{"rst_ni"};                      // synchronous model of the async reset
 
   sc_core::sc_in<bool> cmd_valid_i{"cmd_valid_i"};            // host offers cmd_i
   sc_core::sc_in<Command> cmd_i{"cmd_i"};                     // the offered command
@@ -42,18 +41,11 @@ SC_MODULE(Controller) {
   sc_core::sc_out<bool> idle_o{"idle_o"};                     // queues empty, engines idle
 
   Controller(sc_core::sc_module_name name, const HwParams& p);
-  SC_HAS_PROCESS(Controller);
-
-  // Registered state, for statistics and testbenches (done counters, dispatched counts, queues).
-  const ControllerCore& core() const { return core_; }
 
 private:
-  void comb();
-  void seq();
+  void comb() override;
+  void seq() override;
   ControllerCore::In inputs() const;
-
-  ControllerCore core_;
-  sc_core::sc_event state_changed_;
 };
 
 }  // namespace flycol::hw

@@ -42,18 +42,16 @@ Dma::Dma(sc_core::sc_module_name name, const HwParams& p, SramBank* const ifmap_
     weights_[i] = weight_banks[i];
     psums_[i] = psum_banks[i];
   }
-  ifmap_req_o(unused_req_[0]);
-  weight_req_o(unused_req_[1]);
-  psum_req_o(unused_req_[2]);
-  ifmap_we_o(unused_we_[0]);
-  weight_we_o(unused_we_[1]);
-  psum_we_o(unused_we_[2]);
-  ifmap_addr_o(unused_addr_[0]);
-  weight_addr_o(unused_addr_[1]);
-  psum_addr_o(unused_addr_[2]);
-  ifmap_wmask_o(unused_wmask_[0]);
-  weight_wmask_o(unused_wmask_[1]);
-  psum_wmask_o(unused_wmask_[2]);
+  // Each SRAM port's outputs (k: ifmap, weights, psums) to the unused signals of its own.
+  auto unused = [this](int k, auto& req, auto& we, auto& addr, auto& wmask) {
+    req(unused_req_[k]);
+    we(unused_we_[k]);
+    addr(unused_addr_[k]);
+    wmask(unused_wmask_[k]);
+  };
+  unused(0, ifmap_req_o, ifmap_we_o, ifmap_addr_o, ifmap_wmask_o);
+  unused(1, weight_req_o, weight_we_o, weight_addr_o, weight_wmask_o);
+  unused(2, psum_req_o, psum_we_o, psum_addr_o, psum_wmask_o);
   init();
 }
 

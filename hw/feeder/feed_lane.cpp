@@ -2,18 +2,11 @@
 // `seq`; protocol errors become SC_REPORT_ERROR.
 #include "hw/feeder/feed_lane.h"
 
-#include "hw/common/protocol_error.h"
-
 namespace flycol::hw {
 
 FeedLane::FeedLane(sc_core::sc_module_name name, const HwParams& p)
-    : sc_core::sc_module(name), word_i("word_i", std::size_t(p.bus_elems)), p_(p), core_(p) {
-  SC_METHOD(comb);
-  sensitive << valid_i << shift_i << flush_i << pattern_i << state_changed_;
-  for (auto& in : word_i) sensitive << in;
-  SC_METHOD(seq);
-  sensitive << clk_i.pos();
-  dont_initialize();
+    : ScCoreModule(name, p), word_i("word_i", std::size_t(p.bus_elems)), p_(p) {
+  processes(valid_i, shift_i, flush_i, pattern_i, word_i);
 }
 
 LaneInput FeedLane::sample() {
@@ -34,18 +27,11 @@ void FeedLane::comb() {
 }
 
 void FeedLane::seq() {
-  try {
-    if (!rst_ni.read()) {
-      core_.reset();
-    } else {
-      core_.set_pop(pop_i.read());
-      core_.eval(sample(), global_stall_i.read());
-      core_.tick();
-    }
-  } catch (const ProtocolError& e) {
-    SC_REPORT_ERROR(name(), e.what());
-  }
-  state_changed_.notify(sc_core::SC_ZERO_TIME);
+  clock([&] {
+    core_.set_pop(pop_i.read());
+    core_.eval(sample(), global_stall_i.read());
+    core_.tick();
+  });
 }
 
 }  // namespace flycol::hw

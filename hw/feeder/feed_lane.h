@@ -8,13 +8,13 @@
 #include <systemc>
 
 #include "hw/common/hw_params.h"
+#include "hw/common/sc_core_module.h"
 #include "hw/feeder/feed_lane_core.h"
 
 namespace flycol::hw {
 
-SC_MODULE(FeedLane) {
-  sc_core::sc_in<bool> clk_i{"clk_i"};                    // clock, rising edge
-  sc_core::sc_in<bool> rst_ni{"rst_ni"};                  // reset, active low (sampled at the edge)
+// ScCoreModule: the clock and reset ports clk_i and rst_ni, core() and the comb()/seq() frame.
+struct FeedLane : ScCoreModule<FeedLaneCore> {
   sc_core::sc_in<bool> valid_i{"valid_i"};                // the selection stage holds a word
   sc_core::sc_in<int> shift_i{"shift_i"};                 // s = b + lane*lane_stride
   sc_core::sc_in<bool> flush_i{"flush_i"};                // the word is the RUN's last read
@@ -26,20 +26,15 @@ SC_MODULE(FeedLane) {
   sc_core::sc_out<elem_t> elem_o{"elem_o"};               // head element (0 when empty)
   sc_core::sc_in<bool> pop_i{"pop_i"};                    // pop the head element
 
-  SC_HAS_PROCESS(FeedLane);
   FeedLane(sc_core::sc_module_name name, const HwParams& p);
-
-  const FeedLaneCore& core() const { return core_; }
 
 private:
   LaneInput sample();
-  void comb();
-  void seq();
+  void comb() override;
+  void seq() override;
 
   HwParams p_;
-  FeedLaneCore core_;
   word_elem_t word_[kMaxWordElems]{};
-  sc_core::sc_event state_changed_;
 };
 
 }  // namespace flycol::hw

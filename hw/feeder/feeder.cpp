@@ -4,8 +4,6 @@
 
 #include <fmt/format.h>
 
-#include "hw/common/protocol_error.h"
-
 namespace flycol::hw {
 
 bool FeederRun::operator==(const FeederRun& o) const {
@@ -28,14 +26,9 @@ std::ostream& operator<<(std::ostream& os, const FeederRun& r) {
 void sc_trace(sc_core::sc_trace_file*, const FeederRun&, const std::string&) {}
 
 Feeder::Feeder(sc_core::sc_module_name name, const HwParams& p)
-    : sc_core::sc_module(name), sram_rdata_i("sram_rdata_i", std::size_t(p.bus_elems)),
-      lane_data_o("lane_data_o", std::size_t(p.rows)), p_(p), core_(p) {
-  SC_METHOD(comb);
-  for (auto& in : sram_rdata_i) sensitive << in;
-  sensitive << state_changed_;
-  SC_METHOD(seq);
-  sensitive << clk_i.pos();
-  dont_initialize();
+    : ScCoreModule(name, p), sram_rdata_i("sram_rdata_i", std::size_t(p.bus_elems)),
+      lane_data_o("lane_data_o", std::size_t(p.rows)), p_(p) {
+  processes(sram_rdata_i);
 }
 
 const word_elem_t* Feeder::sample_rdata() {
@@ -53,19 +46,12 @@ void Feeder::comb() {
 }
 
 void Feeder::seq() {
-  try {
-    if (!rst_ni.read()) {
-      core_.reset();
-    } else {
-      if (start_i.read()) core_.start(run_i.read().run);
-      core_.set_pop(pop_i.read());
-      core_.eval(sample_rdata());
-      core_.tick();
-    }
-  } catch (const ProtocolError& e) {
-    SC_REPORT_ERROR(name(), e.what());
-  }
-  state_changed_.notify(sc_core::SC_ZERO_TIME);
+  clock([&] {
+    if (start_i.read()) core_.start(run_i.read().run);
+    core_.set_pop(pop_i.read());
+    core_.eval(sample_rdata());
+    core_.tick();
+  });
 }
 
 }  // namespace flycol::hw

@@ -11,6 +11,7 @@
 
 #include "hw/common/command.h"
 #include "hw/common/hw_params.h"
+#include "hw/common/sc_core_module.h"
 #include "hw/feeder/feeder_core.h"
 
 namespace flycol::hw {
@@ -23,9 +24,8 @@ struct FeederRun {
 std::ostream& operator<<(std::ostream& os, const FeederRun& r);
 void sc_trace(sc_core::sc_trace_file* tf, const FeederRun& r, const std::string& name);
 
-SC_MODULE(Feeder) {
-  sc_core::sc_in<bool> clk_i{"clk_i"};                     // clock, rising edge
-  sc_core::sc_in<bool> rst_ni{"rst_ni"};                   // reset, active low (sampled at the edge)
+// ScCoreModule: the clock and reset ports clk_i and rst_ni, core() and the comb()/seq() frame.
+struct Feeder : ScCoreModule<FeederCore> {
   sc_core::sc_in<bool> start_i{"start_i"};                 // start a RUN with run_i (only when !busy_o)
   sc_core::sc_in<FeederRun> run_i{"run_i"};                // RUN fields, read when start_i
   sc_core::sc_out<bool> sram_req_o{"sram_req_o"};          // ifmap SRAM read this cycle
@@ -36,20 +36,15 @@ SC_MODULE(Feeder) {
   sc_core::sc_in<bool> pop_i{"pop_i"};                     // pop one element from every lane
   sc_core::sc_out<bool> busy_o{"busy_o"};                  // reads remain or a word is in SEL
 
-  SC_HAS_PROCESS(Feeder);
   Feeder(sc_core::sc_module_name name, const HwParams& p);
 
-  const FeederCore& core() const { return core_; }
-
 private:
-  void comb();
-  void seq();
+  void comb() override;
+  void seq() override;
   const word_elem_t* sample_rdata();
 
   HwParams p_;
-  FeederCore core_;
   word_elem_t rdata_[kMaxWordElems]{};
-  sc_core::sc_event state_changed_;
 };
 
 }  // namespace flycol::hw

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "hw/common/protocol_error.h"
+#include "hw/common/wrap_counter.h"
 #include "hw/feeder/feeder_params.h"
 
 namespace flycol::hw {
@@ -109,31 +110,11 @@ void IndexCounters::eval(bool issued) {
     return;
   }
   joff_d_ = 0;
-  if (ky_q_ + 1 < run_q_.n_ky) {
-    ky_d_ = ky_q_ + 1, kyoff_d_ = kyoff_q_ + run_q_.step_ky;
-    return;
-  }
-  ky_d_ = 0, kyoff_d_ = 0;
-  if (c_q_ + 1 < run_q_.n_c) {
-    c_d_ = c_q_ + 1, coff_d_ = coff_q_ + run_q_.step_c;
-    return;
-  }
-  c_d_ = 0, coff_d_ = 0;
-  if (cx_q_ + 1 < run_q_.n_cx) {
-    cx_d_ = cx_q_ + 1, cxoff_d_ = cxoff_q_ + run_q_.step_cx;
-    return;
-  }
-  cx_d_ = 0, cxoff_d_ = 0;
-  if (cy_q_ + 1 < run_q_.n_cy) {
-    cy_d_ = cy_q_ + 1, cyoff_d_ = cyoff_q_ + run_q_.step_cy;
-    return;
-  }
-  cy_d_ = 0, cyoff_d_ = 0;
-  if (g_q_ + 1 < run_q_.n_kg) {
-    g_d_ = g_q_ + 1;
-    return;
-  }
-  g_d_ = 0;
+  if (!wrap_next(ky_q_, run_q_.n_ky, ky_d_, kyoff_q_, run_q_.step_ky, kyoff_d_)) return;
+  if (!wrap_next(c_q_, run_q_.n_c, c_d_, coff_q_, run_q_.step_c, coff_d_)) return;
+  if (!wrap_next(cx_q_, run_q_.n_cx, cx_d_, cxoff_q_, run_q_.step_cx, cxoff_d_)) return;
+  if (!wrap_next(cy_q_, run_q_.n_cy, cy_d_, cyoff_q_, run_q_.step_cy, cyoff_d_)) return;
+  if (!wrap_next(g_q_, run_q_.n_kg, g_d_)) return;
   active_d_ = false;
 }
 

@@ -2,7 +2,7 @@
 // them after the edge and no combinational process is needed.
 #include "hw/pe/pe.h"
 
-#include "hw/common/protocol_error.h"
+#include "hw/common/sc_clocked.h"
 
 namespace flycol::hw {
 
@@ -13,25 +13,19 @@ Pe::Pe(sc_core::sc_module_name name, const HwParams& p) : sc_core::sc_module(nam
 }
 
 void Pe::seq() {
-  try {
-    if (!rst_ni.read()) {
-      core_.reset();
-    } else {
-      PeIn in;
-      in.a = a_i.read();
-      in.w = w_i.read();
-      in.valid = valid_i.read();
-      in.swap = swap_i.read();
-      in.window = window_i.read();
-      in.res_in = res_i.read();
-      in.shift = shift_i.read();
-      core_.eval(in);
-      core_.tick();
-    }
-  } catch (const ProtocolError& e) {
-    SC_REPORT_ERROR(name(), e.what());
-    return;
-  }
+  const bool ok = clock_core(*this, rst_ni.read(), core_, [&] {
+    PeIn in;
+    in.a = a_i.read();
+    in.w = w_i.read();
+    in.valid = valid_i.read();
+    in.swap = swap_i.read();
+    in.window = window_i.read();
+    in.res_in = res_i.read();
+    in.shift = shift_i.read();
+    core_.eval(in);
+    core_.tick();
+  });
+  if (!ok) return;
   a_o.write(core_.a_q());
   w_o.write(core_.w_q());
   valid_o.write(core_.valid_q());

@@ -5,26 +5,22 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
 
 #include <systemc>
 
 #include "hw/common/hw_params.h"
+#include "hw/common/sc_core_module.h"
+#include "hw/common/sc_run_ports.h"
+#include "hw/common/sc_sram_client.h"
 #include "hw/common/sram_bank.h"
 #include "hw/psum_manager/psum_manager_core.h"
 
 namespace flycol::hw {
 
-SC_MODULE(PsumManager) {
-  sc_core::sc_in<bool> clk_i{"clk_i"};
-  sc_core::sc_in<bool> rst_ni{"rst_ni"};                    // synchronous model of the async reset
-
-  sc_core::sc_in<bool> start_i{"start_i"};                  // the EX engine starts a RUN this cycle
-  sc_core::sc_in<bool> run_preload_i{"run_preload_i"};      // RUN fields used by the manager
-  sc_core::sc_in<std::uint32_t> run_n_kg_i{"run_n_kg_i"};
-  sc_core::sc_in<std::uint32_t> run_n_cy_i{"run_n_cy_i"};
-  sc_core::sc_in<std::uint32_t> run_n_cx_i{"run_n_cx_i"};
-
+// RunIn: the RUN start (start_i) and the RUN fields used by the manager: run_preload_i,
+// run_n_kg_i, run_n_cy_i, run_n_cx_i.
+// ScCoreModule: the clock and reset ports clk_i and rst_ni, core() and the comb()/seq() frame.
+struct PsumManager : ScCoreModule<PsumManagerCore>, RunIn<kRunPreload | kRunOuter> {
   sc_core::sc_out<int> unclaimed_o{"unclaimed_o"};          // pq_count - claimed (Moore)
   sc_core::sc_in<bool> claim_i{"claim_i"};                  // a window token claims COLS words
 
@@ -51,29 +47,15 @@ SC_MODULE(PsumManager) {
   PsumManager(sc_core::sc_module_name name, const HwParams& p, SramBank& psum_bank);
   // Port mode (the structural top): the SRAM is outside, reached through the SRAM port signals.
   PsumManager(sc_core::sc_module_name name, const HwParams& p);
-  SC_HAS_PROCESS(PsumManager);
-
-  const PsumManagerCore& core() const { return core_; }
 
 private:
   void init();
-  void comb();
-  void seq();
-  void load_rdata();
+  void comb() override;
+  void seq() override;
 
   int rows_;
-  bool port_mode_;
-  // Port mode: stands in for the bank; the core's request is copied to the signals and dropped.
-  std::unique_ptr<SramBank> port_;
-  SramBank& bank_;
-  PsumManagerCore core_;
+  ScSramClient sram_;
   acc_t res_buf_[kMaxRows]{};
-  word_elem_t rdata_[kMaxWordElems]{};
-  sc_core::sc_event state_changed_;
-  // Bank mode: the unused SRAM port signals.
-  sc_core::sc_signal<bool> unused_req_{"unused_req"}, unused_we_{"unused_we"};
-  sc_core::sc_signal<std::uint32_t> unused_addr_{"unused_addr"};
-  sc_core::sc_signal<std::uint64_t> unused_wmask_{"unused_wmask"};
 };
 
 }  // namespace flycol::hw

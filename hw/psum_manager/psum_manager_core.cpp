@@ -22,14 +22,9 @@ PsumManagerCore::PsumManagerCore(const HwParams& p)
   reset();
 }
 
-void PsumManagerCore::reset() {
-  pq_.reset();
-  rq_.reset();
-  active_q_ = preload_q_ = false;
-  n_kg_q_ = n_cy_q_ = n_cx_q_ = n_ctx_q_ = total_q_ = 0;
-  rd_left_q_ = inflight_q_ = false;
+// The RUN's progress registers as a new RUN (or reset) finds them; rd_col_q_ is set by the caller.
+void PsumManagerCore::clear_progress() {
   rd_g_q_ = rd_cy_q_ = rd_cx_q_ = 0;
-  rd_col_q_ = 0;
   claimed_q_ = 0;
   claims_q_ = 0;
   pre_win_q_ = 0;
@@ -37,6 +32,16 @@ void PsumManagerCore::reset() {
   res_win_q_ = res_g_q_ = res_cy_q_ = res_cx_q_ = 0;
   res_j_q_ = 0;
   written_q_ = 0;
+}
+
+void PsumManagerCore::reset() {
+  pq_.reset();
+  rq_.reset();
+  active_q_ = preload_q_ = false;
+  n_kg_q_ = n_cy_q_ = n_cx_q_ = n_ctx_q_ = total_q_ = 0;
+  rd_left_q_ = inflight_q_ = false;
+  clear_progress();
+  rd_col_q_ = 0;
   active_d_ = rd_left_d_ = inflight_d_ = false;
   rd_g_d_ = rd_cy_d_ = rd_cx_d_ = 0;
   rd_col_d_ = claimed_d_ = 0;
@@ -223,15 +228,8 @@ void PsumManagerCore::tick() {
     total_q_ = n_ctx_q_ * std::uint32_t(cols_);
     active_q_ = true;
     rd_left_q_ = preload_q_;
-    rd_g_q_ = rd_cy_q_ = rd_cx_q_ = 0;
+    clear_progress();
     rd_col_q_ = cols_ - 1;
-    claimed_q_ = 0;
-    claims_q_ = 0;
-    pre_win_q_ = 0;
-    pre_j_q_ = 0;
-    res_win_q_ = res_g_q_ = res_cy_q_ = res_cx_q_ = 0;
-    res_j_q_ = 0;
-    written_q_ = 0;
     start_req_ = false;
   }
 }

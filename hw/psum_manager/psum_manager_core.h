@@ -48,6 +48,8 @@ public:
   std::uint64_t results_written() const { return written_q_; }
 
 private:
+  void clear_progress();
+
   struct PWord {
     acc_t e[kMaxRows];
   };

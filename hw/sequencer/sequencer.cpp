@@ -3,16 +3,10 @@
 // the finish pulse (the core wants finish after the cycle's last eval), then tick().
 #include "hw/sequencer/sequencer.h"
 
-#include "hw/common/protocol_error.h"
-
 namespace flycol::hw {
 
-Sequencer::Sequencer(sc_core::sc_module_name name, const HwParams& p) : sc_core::sc_module(name), core_(p) {
-  SC_METHOD(comb);
-  sensitive << lanes_ready_i << weight_ready_i << unclaimed_i << state_changed_;
-  SC_METHOD(seq);
-  sensitive << clk_i.pos();
-  dont_initialize();
+Sequencer::Sequencer(sc_core::sc_module_name name, const HwParams& p) : ScCoreModule(name, p) {
+  processes(lanes_ready_i, weight_ready_i, unclaimed_i);
 }
 
 SequencerCore::In Sequencer::inputs() const {
@@ -35,29 +29,12 @@ void Sequencer::comb() {
 }
 
 void Sequencer::seq() {
-  try {
-    if (!rst_ni.read()) {
-      core_.reset();
-    } else {
-      core_.eval(inputs());
-      if (start_i.read()) {
-        RunDesc run;
-        run.preload = run_preload_i.read();
-        run.n_kg = run_n_kg_i.read();
-        run.n_cy = run_n_cy_i.read();
-        run.n_cx = run_n_cx_i.read();
-        run.n_c = run_n_c_i.read();
-        run.n_ky = run_n_ky_i.read();
-        run.n_kx = run_n_kx_i.read();
-        core_.start(run);
-      }
-      if (finish_i.read()) core_.finish();
-      core_.tick();
-    }
-  } catch (const ProtocolError& e) {
-    SC_REPORT_ERROR(name(), e.what());
-  }
-  state_changed_.notify(sc_core::SC_ZERO_TIME);
+  clock([&] {
+    core_.eval(inputs());
+    if (start_i.read()) core_.start(read_run());
+    if (finish_i.read()) core_.finish();
+    core_.tick();
+  });
 }
 
 }  // namespace flycol::hw

@@ -8,23 +8,16 @@
 #include <systemc>
 
 #include "hw/common/hw_params.h"
+#include "hw/common/sc_core_module.h"
+#include "hw/common/sc_run_ports.h"
 #include "hw/sequencer/sequencer_core.h"
 
 namespace flycol::hw {
 
-SC_MODULE(Sequencer) {
-  sc_core::sc_in<bool> clk_i{"clk_i"};
-  sc_core::sc_in<bool> rst_ni{"rst_ni"};                      // synchronous model of the async reset
-
-  sc_core::sc_in<bool> start_i{"start_i"};                    // the controller starts a RUN this cycle
-  sc_core::sc_in<bool> run_preload_i{"run_preload_i"};        // RUN fields used by the sequencer
-  sc_core::sc_in<std::uint32_t> run_n_kg_i{"run_n_kg_i"};
-  sc_core::sc_in<std::uint32_t> run_n_cy_i{"run_n_cy_i"};
-  sc_core::sc_in<std::uint32_t> run_n_cx_i{"run_n_cx_i"};
-  sc_core::sc_in<std::uint32_t> run_n_c_i{"run_n_c_i"};
-  sc_core::sc_in<std::uint32_t> run_n_ky_i{"run_n_ky_i"};
-  sc_core::sc_in<std::uint32_t> run_n_kx_i{"run_n_kx_i"};
-
+// RunIn: the RUN start (start_i) and the RUN fields used by the sequencer: run_preload_i and the
+// loop bounds run_n_kg_i ... run_n_kx_i.
+// ScCoreModule: the clock and reset ports clk_i and rst_ni, core() and the comb()/seq() frame.
+struct Sequencer : ScCoreModule<SequencerCore>, RunIn<kRunPreload | kRunOuter | kRunInner> {
   sc_core::sc_in<bool> lanes_ready_i{"lanes_ready_i"};        // every feed lane has an element
   sc_core::sc_in<bool> weight_ready_i{"weight_ready_i"};      // the weight FIFO has a word
   sc_core::sc_in<int> unclaimed_i{"unclaimed_i"};             // preload words queued, not yet claimed
@@ -39,17 +32,11 @@ SC_MODULE(Sequencer) {
   sc_core::sc_out<int> cycle_kind_o{"cycle_kind_o"};          // statistics: SequencerCore::CycleKind (Mealy)
 
   Sequencer(sc_core::sc_module_name name, const HwParams& p);
-  SC_HAS_PROCESS(Sequencer);
-
-  const SequencerCore& core() const { return core_; }
 
 private:
-  void comb();
-  void seq();
+  void comb() override;
+  void seq() override;
   SequencerCore::In inputs() const;
-
-  SequencerCore core_;
-  sc_core::sc_event state_changed_;
 };
 
 }  // namespace flycol::hw

@@ -9,6 +9,14 @@
 
 namespace flycol::hw {
 
+template <class T> T* StructuralTop::own_module(const char* block, StructuralBlockViews* views) {
+  if (views && views->make(block, *this)) return nullptr;
+  auto m = std::make_unique<T>(fmt::format("u_{}", block).c_str(), p_);
+  T* raw = m.get();
+  blocks_.push_back(std::move(m));
+  return raw;
+}
+
 StructuralTop::StructuralTop(sc_core::sc_module_name name, const HwParams& p, StructuralBlockViews* views)
     : sc_core::sc_module(name), p_(p), lane_data_("lane_data", std::size_t(p.rows)),
       weight_word_("weight_word", std::size_t(p.cols)), pre_word_("pre_word", std::size_t(p.rows)),
@@ -40,44 +48,13 @@ StructuralTop::StructuralTop(sc_core::sc_module_name name, const HwParams& p, St
   }
 
   // Each block: the chosen view, or its SystemC module (port mode for the SRAM clients).
-  auto chosen = [&](const char* block) { return views && views->make(block, *this); };
-  if (!chosen("controller")) {
-    auto m = std::make_unique<Controller>("u_controller", p);
-    bind_controller(*m);
-    blocks_.push_back(std::move(m));
-  }
-  if (!chosen("dma")) {
-    auto m = std::make_unique<Dma>("u_dma", p);
-    bind_dma(*m);
-    blocks_.push_back(std::move(m));
-  }
-  if (!chosen("sequencer")) {
-    auto m = std::make_unique<Sequencer>("u_sequencer", p);
-    bind_sequencer(*m);
-    blocks_.push_back(std::move(m));
-  }
-  if (!chosen("feeder")) {
-    auto m = std::make_unique<Feeder>("u_feeder", p);
-    const Feeder* f = m.get();
-    bind_feeder(*m, [f] { return f->core().sel_stall_cycles(); });
-    blocks_.push_back(std::move(m));
-  }
-  if (!chosen("weight_fetcher")) {
-    auto m = std::make_unique<WeightFetcher>("u_weight_fetcher", p);
-    bind_weight_fetcher(*m);
-    blocks_.push_back(std::move(m));
-  }
-  if (!chosen("array")) {
-    auto m = std::make_unique<Array>("u_array", p);
-    const Array* a = m.get();
-    bind_array(*m, [a] { return a->gated_macs(); });
-    blocks_.push_back(std::move(m));
-  }
-  if (!chosen("psum_manager")) {
-    auto m = std::make_unique<PsumManager>("u_psum_manager", p);
-    bind_psum_manager(*m);
-    blocks_.push_back(std::move(m));
-  }
+  if (auto* m = own_module<Controller>("controller", views)) bind_controller(*m);
+  if (auto* m = own_module<Dma>("dma", views)) bind_dma(*m);
+  if (auto* m = own_module<Sequencer>("sequencer", views)) bind_sequencer(*m);
+  if (auto* m = own_module<Feeder>("feeder", views)) bind_feeder(*m, [m] { return m->core().sel_stall_cycles(); });
+  if (auto* m = own_module<WeightFetcher>("weight_fetcher", views)) bind_weight_fetcher(*m);
+  if (auto* m = own_module<Array>("array", views)) bind_array(*m, [m] { return m->gated_macs(); });
+  if (auto* m = own_module<PsumManager>("psum_manager", views)) bind_psum_manager(*m);
 
   SC_METHOD(edge);
   sensitive << clk_i.pos();
@@ -110,13 +87,7 @@ void StructuralTop::split_cmds() {
   const Command& ps = start_cmd_[2].read();
   ld_cmd_.write(DmaCmd{ld.op, ld.dma});
   ps_cmd_.write(DmaCmd{ps.op, ps.dma});
-  run_preload_.write(ex.run.preload);
-  run_n_kg_.write(ex.run.n_kg);
-  run_n_cy_.write(ex.run.n_cy);
-  run_n_cx_.write(ex.run.n_cx);
-  run_n_c_.write(ex.run.n_c);
-  run_n_ky_.write(ex.run.n_ky);
-  run_n_kx_.write(ex.run.n_kx);
+  run_.write(ex.run);
   feeder_run_.write(FeederRun{ex.run});
 }
 

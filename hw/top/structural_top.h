@@ -15,6 +15,7 @@
 #include "hw/array/array.h"
 #include "hw/common/command.h"
 #include "hw/common/hw_params.h"
+#include "hw/common/sc_run_ports.h"
 #include "hw/controller/controller.h"
 #include "hw/dma/dma.h"
 #include "hw/feeder/feeder.h"
@@ -88,7 +89,13 @@ private:
   void split_cmds();    // controller start commands to the blocks' command and RUN-field inputs
   void sram_mux();      // each buffer: the DMA when it asks, else the active RUN's reader
   void rdata_mux();     // the RUN's buffers' read data to its readers
+  template <class M> void bind_clock(M& m);
+  // The EX engine's issue stage and readers that take RUN fields: the clock, the RUN start, the fields.
+  template <class M> void bind_run_start(M& m);
   template <class T> static void bind_vec(sc_core::sc_vector<T>& ports, SigVec<typename T::data_type>& sigs);
+  // The block's SystemC module (u_<block>, port mode), owned by the top, unless `views` chose
+  // another view of it (then nullptr).
+  template <class T> T* own_module(const char* block, StructuralBlockViews* views);
 
   HwParams p_;
   std::uint64_t cycle_ = 0, runs_expected_ = 0;
@@ -127,9 +134,7 @@ private:
   sc_core::sc_signal<std::uint64_t> dma_wmask_[3];
 
   // EX engine: the RUN fields, the issue stage, the readers and the array.
-  Sig run_preload_{"run_preload"};
-  sc_core::sc_signal<std::uint32_t> run_n_kg_{"run_n_kg"}, run_n_cy_{"run_n_cy"}, run_n_cx_{"run_n_cx"},
-      run_n_c_{"run_n_c"}, run_n_ky_{"run_n_ky"}, run_n_kx_{"run_n_kx"};
+  RunFieldSignals run_;
   sc_core::sc_signal<FeederRun> feeder_run_{"feeder_run"};
   Sig tok_valid_{"tok_valid"}, tok_swap_{"tok_swap"}, tok_window_{"tok_window"}, pop_{"pop"}, claim_{"claim"};
   sc_core::sc_signal<int> cycle_kind_{"cycle_kind"}, unclaimed_{"unclaimed"}, res_col_{"res_col"};
@@ -159,9 +164,18 @@ void StructuralTop::bind_vec(sc_core::sc_vector<T>& ports, SigVec<typename T::da
   for (std::size_t i = 0; i < ports.size(); ++i) ports[i](sigs[i]);
 }
 
-template <class M> void StructuralTop::bind_controller(M& m) {
+template <class M> void StructuralTop::bind_clock(M& m) {
   m.clk_i(clk_i);
   m.rst_ni(rst_ni);
+}
+
+template <class M> void StructuralTop::bind_run_start(M& m) {
+  bind_clock(m);
+  m.bind_run(eng_start_[1], run_);
+}
+
+template <class M> void StructuralTop::bind_controller(M& m) {
+  bind_clock(m);
   m.cmd_valid_i(cmd_valid_);
   m.cmd_i(cmd_);
   m.cmd_ready_o(cmd_ready_);
@@ -173,8 +187,7 @@ template <class M> void StructuralTop::bind_controller(M& m) {
 }
 
 template <class M> void StructuralTop::bind_dma(M& m) {
-  m.clk_i(clk_i);
-  m.rst_ni(rst_ni);
+  bind_clock(m);
   m.ld_start_i(eng_start_[0]);
   m.ld_cmd_i(ld_cmd_);
   m.ld_busy_o(eng_busy_[0]);
@@ -212,16 +225,7 @@ template <class M> void StructuralTop::bind_dma(M& m) {
 }
 
 template <class M> void StructuralTop::bind_sequencer(M& m) {
-  m.clk_i(clk_i);
-  m.rst_ni(rst_ni);
-  m.start_i(eng_start_[1]);
-  m.run_preload_i(run_preload_);
-  m.run_n_kg_i(run_n_kg_);
-  m.run_n_cy_i(run_n_cy_);
-  m.run_n_cx_i(run_n_cx_);
-  m.run_n_c_i(run_n_c_);
-  m.run_n_ky_i(run_n_ky_);
-  m.run_n_kx_i(run_n_kx_);
+  bind_run_start(m);
   m.lanes_ready_i(lanes_valid_);
   m.weight_ready_i(has_word_);
   m.unclaimed_i(unclaimed_);
@@ -236,8 +240,7 @@ template <class M> void StructuralTop::bind_sequencer(M& m) {
 }
 
 template <class M> void StructuralTop::bind_feeder(M& m, std::function<std::uint64_t()> sel_stalls) {
-  m.clk_i(clk_i);
-  m.rst_ni(rst_ni);
+  bind_clock(m);
   m.start_i(eng_start_[1]);
   m.run_i(feeder_run_);
   m.sram_req_o(fd_req_);
@@ -251,15 +254,7 @@ template <class M> void StructuralTop::bind_feeder(M& m, std::function<std::uint
 }
 
 template <class M> void StructuralTop::bind_weight_fetcher(M& m) {
-  m.clk_i(clk_i);
-  m.rst_ni(rst_ni);
-  m.start_i(eng_start_[1]);
-  m.run_n_kg_i(run_n_kg_);
-  m.run_n_cy_i(run_n_cy_);
-  m.run_n_cx_i(run_n_cx_);
-  m.run_n_c_i(run_n_c_);
-  m.run_n_ky_i(run_n_ky_);
-  m.run_n_kx_i(run_n_kx_);
+  bind_run_start(m);
   m.pop_i(pop_);
   m.valid_o(has_word_);
   bind_vec(m.word_o, weight_word_);
@@ -270,8 +265,7 @@ template <class M> void StructuralTop::bind_weight_fetcher(M& m) {
 }
 
 template <class M> void StructuralTop::bind_array(M& m, std::function<std::uint64_t()> gated_macs) {
-  m.clk_i(clk_i);
-  m.rst_ni(rst_ni);
+  bind_clock(m);
   m.tok_valid_i(tok_valid_);
   m.tok_swap_i(tok_swap_);
   m.tok_window_i(tok_window_);
@@ -286,13 +280,7 @@ template <class M> void StructuralTop::bind_array(M& m, std::function<std::uint6
 }
 
 template <class M> void StructuralTop::bind_psum_manager(M& m) {
-  m.clk_i(clk_i);
-  m.rst_ni(rst_ni);
-  m.start_i(eng_start_[1]);
-  m.run_preload_i(run_preload_);
-  m.run_n_kg_i(run_n_kg_);
-  m.run_n_cy_i(run_n_cy_);
-  m.run_n_cx_i(run_n_cx_);
+  bind_run_start(m);
   m.unclaimed_o(unclaimed_);
   m.claim_i(claim_);
   m.pre_pop_i(pre_pop_);

@@ -4,28 +4,22 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
 
 #include <systemc>
 
 #include "hw/common/hw_params.h"
+#include "hw/common/sc_core_module.h"
+#include "hw/common/sc_run_ports.h"
+#include "hw/common/sc_sram_client.h"
 #include "hw/common/sram_bank.h"
 #include "hw/weight_fetcher/weight_fetcher_core.h"
 
 namespace flycol::hw {
 
-SC_MODULE(WeightFetcher) {
-  sc_core::sc_in<bool> clk_i{"clk_i"};
-  sc_core::sc_in<bool> rst_ni{"rst_ni"};                  // synchronous model of the async reset
-
-  sc_core::sc_in<bool> start_i{"start_i"};                // the EX engine starts a RUN this cycle
-  sc_core::sc_in<std::uint32_t> run_n_kg_i{"run_n_kg_i"}; // RUN fields used by the fetcher
-  sc_core::sc_in<std::uint32_t> run_n_cy_i{"run_n_cy_i"};
-  sc_core::sc_in<std::uint32_t> run_n_cx_i{"run_n_cx_i"};
-  sc_core::sc_in<std::uint32_t> run_n_c_i{"run_n_c_i"};
-  sc_core::sc_in<std::uint32_t> run_n_ky_i{"run_n_ky_i"};
-  sc_core::sc_in<std::uint32_t> run_n_kx_i{"run_n_kx_i"};
-
+// RunIn: the RUN start (start_i) and the RUN fields used by the fetcher: run_n_kg_i, run_n_cy_i,
+// run_n_cx_i, run_n_c_i, run_n_ky_i, run_n_kx_i.
+// ScCoreModule: the clock and reset ports clk_i and rst_ni, core() and the comb()/seq() frame.
+struct WeightFetcher : ScCoreModule<WeightFetcherCore>, RunIn<kRunOuter | kRunInner> {
   sc_core::sc_in<bool> pop_i{"pop_i"};                    // issue stage takes the head word
   sc_core::sc_out<bool> valid_o{"valid_o"};               // weight FIFO not empty (Moore)
   sc_core::sc_vector<sc_core::sc_out<elem_t>> word_o{"word_o"};  // head word, COLS weights (Moore)
@@ -41,27 +35,14 @@ SC_MODULE(WeightFetcher) {
   WeightFetcher(sc_core::sc_module_name name, const HwParams& p, SramBank& weight_bank);
   // Port mode (the structural top): the SRAM is outside, reached through the SRAM port signals.
   WeightFetcher(sc_core::sc_module_name name, const HwParams& p);
-  SC_HAS_PROCESS(WeightFetcher);
-
-  const WeightFetcherCore& core() const { return core_; }
 
 private:
   void init();
-  void comb();
-  void seq();
-  void load_rdata();
+  void comb() override;
+  void seq() override;
 
   int cols_;
-  bool port_mode_;
-  // Port mode: stands in for the bank; the core's request is copied to the signals and dropped.
-  std::unique_ptr<SramBank> port_;
-  SramBank& bank_;
-  WeightFetcherCore core_;
-  word_elem_t rdata_[kMaxWordElems]{};
-  sc_core::sc_event state_changed_;
-  // Bank mode: the unused SRAM port signals.
-  sc_core::sc_signal<bool> unused_req_{"unused_req"};
-  sc_core::sc_signal<std::uint32_t> unused_addr_{"unused_addr"};
+  ScSramClient sram_;
 };
 
 }  // namespace flycol::hw

@@ -3,6 +3,7 @@
 #include "hw/weight_fetcher/weight_fetcher_core.h"
 
 #include "hw/common/protocol_error.h"
+#include "hw/common/wrap_counter.h"
 
 namespace flycol::hw {
 
@@ -60,27 +61,12 @@ void WeightFetcherCore::eval(SramBank& weight_bank) {
   inflight_d_ = read_d_;
   if (read_d_) {
     weight_bank.read(SramBank::kCompute, int(base_q_ + step_q_));
-    if (step_q_ + 1 < len_q_) {
-      step_d_ = step_q_ + 1;
-    } else {
-      step_d_ = 0;
-      if (cx_q_ + 1 < n_cx_q_) {
-        cx_d_ = cx_q_ + 1;
+    if (wrap_next(step_q_, len_q_, step_d_) && wrap_next(cx_q_, n_cx_q_, cx_d_) && wrap_next(cy_q_, n_cy_q_, cy_d_)) {
+      if (wrap_next(g_q_, n_kg_q_, g_d_)) {
+        base_d_ = 0;
+        reads_left_d_ = false;
       } else {
-        cx_d_ = 0;
-        if (cy_q_ + 1 < n_cy_q_) {
-          cy_d_ = cy_q_ + 1;
-        } else {
-          cy_d_ = 0;
-          if (g_q_ + 1 < n_kg_q_) {
-            g_d_ = g_q_ + 1;
-            base_d_ = base_q_ + len_q_;
-          } else {
-            g_d_ = 0;
-            base_d_ = 0;
-            reads_left_d_ = false;
-          }
-        }
+        base_d_ = base_q_ + len_q_;
       }
     }
   }

@@ -21,6 +21,8 @@
 
 #include "hw/common/command.h"
 #include "hw/common/hw_params.h"
+#include "hw/common/sc_core_module.h"
+#include "hw/common/sc_run_ports.h"
 #include "hw/controller/controller.h"
 #include "hw/dma/dma.h"
 #include "hw/feeder/feeder.h"
@@ -28,9 +30,19 @@
 
 namespace flycol::rtlblocks {
 
+// What an adapter does to its model, whatever the block.
+class RtlModelBase {
+public:
+  virtual ~RtlModelBase() = default;
+  virtual void set_rst_n(bool rst_n) = 0;
+  virtual void eval() = 0;
+  virtual void settle_low() = 0;
+  virtual void rise(const char* who) = 0;
+};
+
 // One Verilated model with its own context: reset-state zeros, errors counted rather than fatal.
 template <class V>
-class RtlModel {
+class RtlModel final : public RtlModelBase {
 public:
   explicit RtlModel(const std::string& name) : ctx_(std::make_unique<VerilatedContext>()) {
     ctx_->randReset(0);
@@ -40,21 +52,24 @@ public:
     v_->rst_ni = 0;
     v_->eval();
   }
-  ~RtlModel() {
+  ~RtlModel() override {
     // A model's scopes unregister from the thread's current context (see sim/rtlsim/rtl_top_impl.h).
     Verilated::threadContextp(ctx_.get());
     v_->final();
   }
   V* operator->() { return v_.get(); }
+  V& operator*() { return *v_; }
+  void set_rst_n(bool rst_n) override { v_->rst_ni = rst_n; }
+  void eval() override { v_->eval(); }
   // Before the edge: the clock low and the applied inputs settled. The comb method need not have
   // run since the last edge (inputs may not have changed), so the low phase is evaluated here:
   // Verilator sees an edge only between two evaluations.
-  void settle_low() {
+  void settle_low() override {
     v_->clk_i = 0;
     v_->eval();
   }
   // The rising edge: registers take the inputs applied now; outputs settle on the new state.
-  void rise(const char* who) {
+  void rise(const char* who) override {
     v_->clk_i = 1;
     v_->eval();
     if (ctx_->gotError()) {
@@ -68,26 +83,45 @@ private:
   std::unique_ptr<V> v_;
 };
 
-// The shape of every adapter: apply() copies the input signals onto the model, publish() the
-// model's outputs onto the output signals; comb() evaluates and is the outputs' only writer,
-// seq() clocks and wakes comb() (edge_) to publish the new state. before_edge() and after_edge()
-// sample statistics outputs around the edge.
-#define FLYCOL_RTL_ADAPTER_PROCESSES(Adapter)             \
-  SC_HAS_PROCESS(Adapter);                                \
-  void comb() {                                           \
-    apply();                                              \
-    m_->eval();                                           \
-    publish();                                            \
-  }                                                       \
-  void seq() {                                            \
-    apply();                                              \
-    m_.settle_low();                                      \
-    before_edge();                                        \
-    m_.rise(name());                                      \
-    after_edge();                                         \
-    edge_.notify(sc_core::SC_ZERO_TIME);                  \
-  }                                                       \
-  sc_core::sc_event edge_;
+// The shape of every adapter: the reset and then apply() copy the input signals onto the model,
+// publish() the model's outputs onto the output signals; comb() evaluates and is the outputs' only
+// writer, seq() clocks and wakes comb() to publish the new state. before_edge() and
+// after_edge() sample statistics outputs around the edge.
+class RtlAdapter : public hw::ScClockedModule {
+protected:
+  RtlAdapter(sc_core::sc_module_name n, const hw::HwParams& p) : ScClockedModule(n), p_(p) {}
+  // Registers comb() and seq() (ScClockedModule::processes, comb() also sensitive to the reset);
+  // both drive `model`.
+  template <class... In>
+  void processes(RtlModelBase& model, In&... inputs) {
+    model_ = &model;
+    ScClockedModule::processes(rst_ni, inputs...);
+  }
+  virtual void apply() = 0;
+  virtual void publish() = 0;
+  virtual void before_edge() {}
+  virtual void after_edge() {}
+
+  const hw::HwParams p_;
+
+private:
+  void comb() override {
+    model_->set_rst_n(rst_ni.read());
+    apply();
+    model_->eval();
+    publish();
+  }
+  void seq() override {
+    model_->set_rst_n(rst_ni.read());
+    apply();
+    model_->settle_low();
+    before_edge();
+    model_->rise(name());
+    after_edge();
+    state_changed();
+  }
+  RtlModelBase* model_ = nullptr;
+};
 
 template <class T, class P>
 void put_vec(P& port, const sc_core::sc_vector<sc_core::sc_in<T>>& in, int bits) {
@@ -100,10 +134,9 @@ void get_vec(const P& port, sc_core::sc_vector<sc_core::sc_out<T>>& out, int bit
 
 // ---- controller ---------------------------------------------------------------------------------
 template <class V>
-class ControllerRtl : public sc_core::sc_module {
+class ControllerRtl : public RtlAdapter {
 public:
   static constexpr int kEngines = hw::Controller::kEngines;
-  sc_core::sc_in<bool> clk_i{"clk_i"}, rst_ni{"rst_ni"};
   sc_core::sc_in<bool> cmd_valid_i{"cmd_valid_i"};
   sc_core::sc_in<hw::Command> cmd_i{"cmd_i"};
   sc_core::sc_out<bool> cmd_ready_o{"cmd_ready_o"};
@@ -112,20 +145,12 @@ public:
   sc_core::sc_vector<sc_core::sc_out<hw::Command>> start_cmd_o{"start_cmd_o", kEngines};
   sc_core::sc_out<bool> idle_o{"idle_o"};
 
-  ControllerRtl(sc_core::sc_module_name n, const hw::HwParams&) : sc_module(n), m_(name()) {
-    SC_METHOD(comb);
-    sensitive << edge_ << rst_ni << cmd_valid_i << cmd_i;
-    for (auto& s : busy_i) sensitive << s;
-    for (auto& s : done_i) sensitive << s;
-    SC_METHOD(seq);
-    sensitive << clk_i.pos();
-    dont_initialize();
+  ControllerRtl(sc_core::sc_module_name n, const hw::HwParams& p) : RtlAdapter(n, p), m_(name()) {
+    processes(m_, cmd_valid_i, cmd_i, busy_i, done_i);
   }
-  FLYCOL_RTL_ADAPTER_PROCESSES(ControllerRtl)
 
 private:
-  void apply() {
-    m_->rst_ni = rst_ni.read();
+  void apply() override {
     m_->cmd_valid_i = cmd_valid_i.read();
     put_command(m_->cmd_i, 0, cmd_i.read());
     unsigned busy = 0, done = 0;
@@ -136,7 +161,7 @@ private:
     m_->busy_i = busy;
     m_->done_i = done;
   }
-  void publish() {
+  void publish() override {
     cmd_ready_o.write(m_->cmd_ready_o);
     const int bits = command_bits();
     for (int e = 0; e < kEngines; ++e) {
@@ -145,16 +170,13 @@ private:
     }
     idle_o.write(m_->idle_o);
   }
-  void before_edge() {}
-  void after_edge() {}
   RtlModel<V> m_;
 };
 
 // ---- DMA ----------------------------------------------------------------------------------------
 template <class V>
-class DmaRtl : public sc_core::sc_module {
+class DmaRtl : public RtlAdapter {
 public:
-  sc_core::sc_in<bool> clk_i{"clk_i"}, rst_ni{"rst_ni"};
   sc_core::sc_in<bool> ld_start_i{"ld_start_i"};
   sc_core::sc_in<hw::DmaCmd> ld_cmd_i{"ld_cmd_i"};
   sc_core::sc_out<bool> ld_busy_o{"ld_busy_o"}, ld_done_o{"ld_done_o"};
@@ -179,24 +201,17 @@ public:
       psum_wmask_o{"psum_wmask_o"};
   sc_core::sc_vector<sc_core::sc_in<hw::word_elem_t>> psum_rdata_i{"psum_rdata_i"};
 
-  DmaRtl(sc_core::sc_module_name n, const hw::HwParams& p) : sc_module(n), p_(p), m_(name()) {
+  DmaRtl(sc_core::sc_module_name n, const hw::HwParams& p) : RtlAdapter(n, p), m_(name()) {
     ifmap_wdata_o.init(std::size_t(p.bus_elems));
     weight_wdata_o.init(std::size_t(p.cols));
     psum_wdata_o.init(std::size_t(p.rows));
     psum_rdata_i.init(std::size_t(2 * p.rows));
-    SC_METHOD(comb);
-    sensitive << edge_ << rst_ni << ld_start_i << ld_cmd_i << ps_start_i << ps_cmd_i << mem_req_ready_i << mem_rsp_valid_i
-              << mem_rsp_rdata_i;
-    for (auto& s : psum_rdata_i) sensitive << s;
-    SC_METHOD(seq);
-    sensitive << clk_i.pos();
-    dont_initialize();
+    processes(m_, ld_start_i, ld_cmd_i, ps_start_i, ps_cmd_i, mem_req_ready_i, mem_rsp_valid_i, mem_rsp_rdata_i,
+              psum_rdata_i);
   }
-  FLYCOL_RTL_ADAPTER_PROCESSES(DmaRtl)
 
 private:
-  void apply() {
-    m_->rst_ni = rst_ni.read();
+  void apply() override {
     m_->ld_start_i = ld_start_i.read();
     put_command(m_->ld_cmd_i, 0, ld_cmd_i.read().command());
     m_->ps_start_i = ps_start_i.read();
@@ -207,7 +222,7 @@ private:
     for (int w = 0; w < hw::kBeatBytes / 4; ++w) m_->mem_rsp_rdata_i[std::size_t(w)] = std::uint32_t(rd.get_word(w));
     put_vec(m_->psum_rdata_i, psum_rdata_i, p_.acc_bits);
   }
-  void publish() {
+  void publish() override {
     ld_busy_o.write(m_->ld_busy_o);
     ld_done_o.write(m_->ld_done_o);
     ps_busy_o.write(m_->ps_busy_o);
@@ -235,20 +250,13 @@ private:
     get_vec(m_->psum_wdata_o, psum_wdata_o, p_.acc_bits);
     psum_wmask_o.write(m_->psum_wmask_o);
   }
-  void before_edge() {}
-  void after_edge() {}
-  hw::HwParams p_;
   RtlModel<V> m_;
 };
 
 // ---- sequencer ----------------------------------------------------------------------------------
 template <class V>
-class SequencerRtl : public sc_core::sc_module {
+class SequencerRtl : public RtlAdapter, public hw::RunIn<hw::kRunPreload | hw::kRunOuter | hw::kRunInner> {
 public:
-  sc_core::sc_in<bool> clk_i{"clk_i"}, rst_ni{"rst_ni"};
-  sc_core::sc_in<bool> start_i{"start_i"}, run_preload_i{"run_preload_i"};
-  sc_core::sc_in<std::uint32_t> run_n_kg_i{"run_n_kg_i"}, run_n_cy_i{"run_n_cy_i"}, run_n_cx_i{"run_n_cx_i"},
-      run_n_c_i{"run_n_c_i"}, run_n_ky_i{"run_n_ky_i"}, run_n_kx_i{"run_n_kx_i"};
   sc_core::sc_in<bool> lanes_ready_i{"lanes_ready_i"}, weight_ready_i{"weight_ready_i"};
   sc_core::sc_in<int> unclaimed_i{"unclaimed_i"};
   sc_core::sc_in<bool> finish_i{"finish_i"};
@@ -256,33 +264,19 @@ public:
       token_window_o{"token_window_o"}, pop_o{"pop_o"}, claim_o{"claim_o"}, busy_o{"busy_o"};
   sc_core::sc_out<int> cycle_kind_o{"cycle_kind_o"};
 
-  SequencerRtl(sc_core::sc_module_name n, const hw::HwParams&) : sc_module(n), m_(name()) {
-    SC_METHOD(comb);
-    sensitive << edge_ << rst_ni << start_i << run_preload_i << run_n_kg_i << run_n_cy_i << run_n_cx_i << run_n_c_i
-              << run_n_ky_i << run_n_kx_i << lanes_ready_i << weight_ready_i << unclaimed_i << finish_i;
-    SC_METHOD(seq);
-    sensitive << clk_i.pos();
-    dont_initialize();
+  SequencerRtl(sc_core::sc_module_name n, const hw::HwParams& p) : RtlAdapter(n, p), m_(name()) {
+    processes(m_, static_cast<RunIn&>(*this), lanes_ready_i, weight_ready_i, unclaimed_i, finish_i);
   }
-  FLYCOL_RTL_ADAPTER_PROCESSES(SequencerRtl)
 
 private:
-  void apply() {
-    m_->rst_ni = rst_ni.read();
-    m_->start_i = start_i.read();
-    m_->run_preload_i = run_preload_i.read();
-    m_->run_n_kg_i = run_n_kg_i.read();
-    m_->run_n_cy_i = run_n_cy_i.read();
-    m_->run_n_cx_i = run_n_cx_i.read();
-    m_->run_n_c_i = run_n_c_i.read();
-    m_->run_n_ky_i = run_n_ky_i.read();
-    m_->run_n_kx_i = run_n_kx_i.read();
+  void apply() override {
+    put_run(*m_);
     m_->lanes_ready_i = lanes_ready_i.read();
     m_->weight_ready_i = weight_ready_i.read();
     m_->unclaimed_i = unsigned(unclaimed_i.read());
     m_->finish_i = finish_i.read();
   }
-  void publish() {
+  void publish() override {
     token_valid_o.write(m_->token_valid_o);
     token_swap_o.write(m_->token_swap_o);
     token_window_o.write(m_->token_window_o);
@@ -291,16 +285,13 @@ private:
     busy_o.write(m_->busy_o);
     cycle_kind_o.write(int(m_->cycle_kind_o));
   }
-  void before_edge() {}
-  void after_edge() {}
   RtlModel<V> m_;
 };
 
 // ---- feeder -------------------------------------------------------------------------------------
 template <class V>
-class FeederRtl : public sc_core::sc_module {
+class FeederRtl : public RtlAdapter {
 public:
-  sc_core::sc_in<bool> clk_i{"clk_i"}, rst_ni{"rst_ni"};
   sc_core::sc_in<bool> start_i{"start_i"};
   sc_core::sc_in<hw::FeederRun> run_i{"run_i"};
   sc_core::sc_out<bool> sram_req_o{"sram_req_o"};
@@ -311,23 +302,16 @@ public:
   sc_core::sc_in<bool> pop_i{"pop_i"};
   sc_core::sc_out<bool> busy_o{"busy_o"};
 
-  FeederRtl(sc_core::sc_module_name n, const hw::HwParams& p) : sc_module(n), p_(p), m_(name()) {
+  FeederRtl(sc_core::sc_module_name n, const hw::HwParams& p) : RtlAdapter(n, p), m_(name()) {
     sram_rdata_i.init(std::size_t(p.bus_elems));
     lane_data_o.init(std::size_t(p.rows));
-    SC_METHOD(comb);
-    sensitive << edge_ << rst_ni << start_i << run_i << pop_i;
-    for (auto& s : sram_rdata_i) sensitive << s;
-    SC_METHOD(seq);
-    sensitive << clk_i.pos();
-    dont_initialize();
+    processes(m_, start_i, run_i, pop_i, sram_rdata_i);
   }
-  FLYCOL_RTL_ADAPTER_PROCESSES(FeederRtl)
   // Cycles the selection stage stalled since reset (sel_stall_o, sampled at each edge).
   std::uint64_t sel_stall_cycles() const { return sel_stalls_; }
 
 private:
-  void apply() {
-    m_->rst_ni = rst_ni.read();
+  void apply() override {
     m_->start_i = start_i.read();
     hw::Command c;
     c.op = hw::Opcode::Run;
@@ -336,7 +320,7 @@ private:
     put_vec(m_->ifmap_rdata_i, sram_rdata_i, p_.elem_bits);
     m_->pop_i = pop_i.read();
   }
-  void publish() {
+  void publish() override {
     sram_req_o.write(m_->ifmap_req_o);
     sram_addr_o.write(m_->ifmap_addr_o);
     lane_valid_o.write(m_->lanes_valid_o);
@@ -344,26 +328,20 @@ private:
     busy_o.write(m_->busy_o);
   }
   // The stall flag of the cycle that this edge ends.
-  void before_edge() {
+  void before_edge() override {
     if (!rst_ni.read())
       sel_stalls_ = 0;
     else if (m_->sel_stall_o)
       ++sel_stalls_;
   }
-  void after_edge() {}
-  hw::HwParams p_;
   RtlModel<V> m_;
   std::uint64_t sel_stalls_ = 0;
 };
 
 // ---- weight fetcher -----------------------------------------------------------------------------
 template <class V>
-class WeightFetcherRtl : public sc_core::sc_module {
+class WeightFetcherRtl : public RtlAdapter, public hw::RunIn<hw::kRunOuter | hw::kRunInner> {
 public:
-  sc_core::sc_in<bool> clk_i{"clk_i"}, rst_ni{"rst_ni"};
-  sc_core::sc_in<bool> start_i{"start_i"};
-  sc_core::sc_in<std::uint32_t> run_n_kg_i{"run_n_kg_i"}, run_n_cy_i{"run_n_cy_i"}, run_n_cx_i{"run_n_cx_i"},
-      run_n_c_i{"run_n_c_i"}, run_n_ky_i{"run_n_ky_i"}, run_n_kx_i{"run_n_kx_i"};
   sc_core::sc_in<bool> pop_i{"pop_i"};
   sc_core::sc_out<bool> valid_o{"valid_o"};
   sc_core::sc_vector<sc_core::sc_out<hw::elem_t>> word_o{"word_o"};
@@ -372,50 +350,32 @@ public:
   sc_core::sc_out<std::uint32_t> weight_addr_o{"weight_addr_o"};
   sc_core::sc_vector<sc_core::sc_in<hw::word_elem_t>> weight_rdata_i{"weight_rdata_i"};
 
-  WeightFetcherRtl(sc_core::sc_module_name n, const hw::HwParams& p) : sc_module(n), p_(p), m_(name()) {
+  WeightFetcherRtl(sc_core::sc_module_name n, const hw::HwParams& p) : RtlAdapter(n, p), m_(name()) {
     word_o.init(std::size_t(p.cols));
     weight_rdata_i.init(std::size_t(p.cols));
-    SC_METHOD(comb);
-    sensitive << edge_ << rst_ni << start_i << run_n_kg_i << run_n_cy_i << run_n_cx_i << run_n_c_i << run_n_ky_i
-              << run_n_kx_i << pop_i;
-    for (auto& s : weight_rdata_i) sensitive << s;
-    SC_METHOD(seq);
-    sensitive << clk_i.pos();
-    dont_initialize();
+    processes(m_, static_cast<RunIn&>(*this), pop_i, weight_rdata_i);
   }
-  FLYCOL_RTL_ADAPTER_PROCESSES(WeightFetcherRtl)
 
 private:
-  void apply() {
-    m_->rst_ni = rst_ni.read();
-    m_->start_i = start_i.read();
-    m_->run_n_kg_i = run_n_kg_i.read();
-    m_->run_n_cy_i = run_n_cy_i.read();
-    m_->run_n_cx_i = run_n_cx_i.read();
-    m_->run_n_c_i = run_n_c_i.read();
-    m_->run_n_ky_i = run_n_ky_i.read();
-    m_->run_n_kx_i = run_n_kx_i.read();
+  void apply() override {
+    put_run(*m_);
     m_->pop_i = pop_i.read();
     put_vec(m_->weight_rdata_i, weight_rdata_i, p_.elem_bits);
   }
-  void publish() {
+  void publish() override {
     valid_o.write(m_->has_word_o);
     get_vec(m_->word_o, word_o, p_.elem_bits);
     busy_o.write(m_->busy_o);
     weight_req_o.write(m_->weight_req_o);
     weight_addr_o.write(m_->weight_addr_o);
   }
-  void before_edge() {}
-  void after_edge() {}
-  hw::HwParams p_;
   RtlModel<V> m_;
 };
 
 // ---- PE array -----------------------------------------------------------------------------------
 template <class V>
-class ArrayRtl : public sc_core::sc_module {
+class ArrayRtl : public RtlAdapter {
 public:
-  sc_core::sc_in<bool> clk_i{"clk_i"}, rst_ni{"rst_ni"};
   sc_core::sc_in<bool> tok_valid_i{"tok_valid_i"}, tok_swap_i{"tok_swap_i"}, tok_window_i{"tok_window_i"};
   sc_core::sc_vector<sc_core::sc_in<hw::elem_t>> tok_a_i{"tok_a_i"}, tok_w_i{"tok_w_i"};
   sc_core::sc_vector<sc_core::sc_in<hw::acc_t>> pre_word_i{"pre_word_i"};
@@ -423,27 +383,18 @@ public:
   sc_core::sc_out<int> res_col_o{"res_col_o"};
   sc_core::sc_vector<sc_core::sc_out<hw::acc_t>> res_word_o{"res_word_o"};
 
-  ArrayRtl(sc_core::sc_module_name n, const hw::HwParams& p) : sc_module(n), p_(p), m_(name()) {
+  ArrayRtl(sc_core::sc_module_name n, const hw::HwParams& p) : RtlAdapter(n, p), m_(name()) {
     tok_a_i.init(std::size_t(p.rows));
     tok_w_i.init(std::size_t(p.cols));
     pre_word_i.init(std::size_t(p.rows));
     res_word_o.init(std::size_t(p.rows));
-    SC_METHOD(comb);
-    sensitive << edge_ << rst_ni << tok_valid_i << tok_swap_i << tok_window_i;
-    for (auto& s : tok_a_i) sensitive << s;
-    for (auto& s : tok_w_i) sensitive << s;
-    for (auto& s : pre_word_i) sensitive << s;
-    SC_METHOD(seq);
-    sensitive << clk_i.pos();
-    dont_initialize();
+    processes(m_, tok_valid_i, tok_swap_i, tok_window_i, tok_a_i, tok_w_i, pre_word_i);
   }
-  FLYCOL_RTL_ADAPTER_PROCESSES(ArrayRtl)
   // PE MACs gated since reset (gated_cnt_o counts the previous cycle's; summed after each edge).
   std::uint64_t gated_macs() const { return gated_; }
 
 private:
-  void apply() {
-    m_->rst_ni = rst_ni.read();
+  void apply() override {
     m_->tok_valid_i = tok_valid_i.read();
     m_->tok_swap_i = tok_swap_i.read();
     m_->tok_window_i = tok_window_i.read();
@@ -451,31 +402,26 @@ private:
     put_vec(m_->tok_w_i, tok_w_i, p_.elem_bits);
     put_vec(m_->pre_word_i, pre_word_i, p_.acc_bits);
   }
-  void publish() {
+  void publish() override {
     pre_pop_o.write(m_->pre_pop_o);
     res_valid_o.write(m_->res_valid_o);
     res_col_o.write(int(m_->res_col_o));
     get_vec(m_->res_word_o, res_word_o, p_.acc_bits);
   }
-  void after_edge() {
+  void after_edge() override {
     if (!rst_ni.read())
       gated_ = 0;
     else
       gated_ += std::uint64_t(m_->gated_cnt_o);
   }
-  void before_edge() {}
-  hw::HwParams p_;
   RtlModel<V> m_;
   std::uint64_t gated_ = 0;
 };
 
 // ---- partial-sums manager -----------------------------------------------------------------------
 template <class V>
-class PsumManagerRtl : public sc_core::sc_module {
+class PsumManagerRtl : public RtlAdapter, public hw::RunIn<hw::kRunPreload | hw::kRunOuter> {
 public:
-  sc_core::sc_in<bool> clk_i{"clk_i"}, rst_ni{"rst_ni"};
-  sc_core::sc_in<bool> start_i{"start_i"}, run_preload_i{"run_preload_i"};
-  sc_core::sc_in<std::uint32_t> run_n_kg_i{"run_n_kg_i"}, run_n_cy_i{"run_n_cy_i"}, run_n_cx_i{"run_n_cx_i"};
   sc_core::sc_out<int> unclaimed_o{"unclaimed_o"};
   sc_core::sc_in<bool> claim_i{"claim_i"}, pre_pop_i{"pre_pop_i"};
   sc_core::sc_vector<sc_core::sc_out<hw::acc_t>> pre_word_o{"pre_word_o"};
@@ -489,30 +435,18 @@ public:
   sc_core::sc_out<std::uint64_t> psum_wmask_o{"psum_wmask_o"};
   sc_core::sc_vector<sc_core::sc_in<hw::word_elem_t>> psum_rdata_i{"psum_rdata_i"};
 
-  PsumManagerRtl(sc_core::sc_module_name n, const hw::HwParams& p) : sc_module(n), p_(p), m_(name()) {
+  PsumManagerRtl(sc_core::sc_module_name n, const hw::HwParams& p) : RtlAdapter(n, p), m_(name()) {
     pre_word_o.init(std::size_t(p.rows));
     res_word_i.init(std::size_t(p.rows));
     psum_wdata_o.init(std::size_t(p.rows));
     psum_rdata_i.init(std::size_t(p.rows));
-    SC_METHOD(comb);
-    sensitive << edge_ << rst_ni << start_i << run_preload_i << run_n_kg_i << run_n_cy_i << run_n_cx_i << claim_i
-              << pre_pop_i << res_valid_i << res_col_i;
-    for (auto& s : res_word_i) sensitive << s;
-    for (auto& s : psum_rdata_i) sensitive << s;
-    SC_METHOD(seq);
-    sensitive << clk_i.pos();
-    dont_initialize();
+    processes(m_, static_cast<RunIn&>(*this), claim_i, pre_pop_i, res_valid_i, res_col_i, res_word_i,
+              psum_rdata_i);
   }
-  FLYCOL_RTL_ADAPTER_PROCESSES(PsumManagerRtl)
 
 private:
-  void apply() {
-    m_->rst_ni = rst_ni.read();
-    m_->start_i = start_i.read();
-    m_->run_preload_i = run_preload_i.read();
-    m_->run_n_kg_i = run_n_kg_i.read();
-    m_->run_n_cy_i = run_n_cy_i.read();
-    m_->run_n_cx_i = run_n_cx_i.read();
+  void apply() override {
+    put_run(*m_);
     m_->claim_i = claim_i.read();
     m_->pre_pop_i = pre_pop_i.read();
     m_->res_valid_i = res_valid_i.read();
@@ -520,7 +454,7 @@ private:
     put_vec(m_->res_word_i, res_word_i, p_.acc_bits);
     put_vec(m_->psum_rdata_i, psum_rdata_i, p_.acc_bits);
   }
-  void publish() {
+  void publish() override {
     unclaimed_o.write(int(m_->unclaimed_o));
     get_vec(m_->pre_word_o, pre_word_o, p_.acc_bits);
     busy_o.write(m_->busy_o);
@@ -531,12 +465,7 @@ private:
     get_vec(m_->psum_wdata_o, psum_wdata_o, p_.acc_bits);
     psum_wmask_o.write(m_->psum_wmask_o);
   }
-  void before_edge() {}
-  void after_edge() {}
-  hw::HwParams p_;
   RtlModel<V> m_;
 };
-
-#undef FLYCOL_RTL_ADAPTER_PROCESSES
 
 }  // namespace flycol::rtlblocks
