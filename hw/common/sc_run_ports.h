@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 #include <systemc>
@@ -15,10 +16,14 @@
 namespace flycol::hw {
 
 // The structural top's wires that carry the EX engine's RUN fields (flycol_top.sv's run_* wires).
+// `prefix` names them (<prefix>_preload, <prefix>_n_kg, ...): one set a top, or one a testbench view.
 struct RunFieldSignals {
-  sc_core::sc_signal<bool> preload{"run_preload"};
-  sc_core::sc_signal<std::uint32_t> n_kg{"run_n_kg"}, n_cy{"run_n_cy"}, n_cx{"run_n_cx"}, n_c{"run_n_c"},
-      n_ky{"run_n_ky"}, n_kx{"run_n_kx"};
+  explicit RunFieldSignals(const std::string& prefix = "run")
+      : preload((prefix + "_preload").c_str()), n_kg((prefix + "_n_kg").c_str()), n_cy((prefix + "_n_cy").c_str()),
+        n_cx((prefix + "_n_cx").c_str()), n_c((prefix + "_n_c").c_str()), n_ky((prefix + "_n_ky").c_str()),
+        n_kx((prefix + "_n_kx").c_str()) {}
+  sc_core::sc_signal<bool> preload;
+  sc_core::sc_signal<std::uint32_t> n_kg, n_cy, n_cx, n_c, n_ky, n_kx;
 
   void write(const RunDesc& r) {
     preload.write(r.preload);

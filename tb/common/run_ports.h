@@ -1,7 +1,6 @@
 // The RUN fields that the issue-stage blocks (sequencer, weight fetcher, psum manager) take on
-// ports named run_<field>_i, written once for the bench's views: put_run() sets those a Verilated
-// model has; tb::ScRunSignals (systemc.h) binds and drives those an SC_MODULE has. Each block has
-// its own subset.
+// ports named run_<field>_i: put_run() sets those a Verilated model has from a RunDesc (each block
+// has its own subset). The SystemC views drive the modules' RunIn ports through hw::RunFieldSignals.
 #pragma once
 
 #include <cstdint>

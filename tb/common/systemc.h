@@ -3,12 +3,7 @@
 // and SC_ERROR reports as exceptions that expect_throw can catch.
 #pragma once
 
-#include <cstdint>
-
 #include <systemc>
-
-#include "hw/common/command.h"
-#include "tb/common/run_ports.h"
 
 namespace flycol::tb {
 
@@ -43,26 +38,6 @@ public:
 
 private:
   sc_core::sc_signal<bool> clk_;
-};
-
-// The RUN-field signals of an SC_MODULE view: bind() connects the run_<field>_i ports the module
-// has, write() drives them from a RunDesc.
-struct ScRunSignals {
-  sc_core::sc_signal<bool> preload;
-  sc_core::sc_signal<std::uint32_t> n_kg, n_cy, n_cx, n_c, n_ky, n_kx;
-
-  template <class M>
-  void bind(M& m) {
-#define FLYCOL_TB_BIND(f) \
-  if constexpr (has_run_##f<M>::value) m.run_##f##_i(f);
-    FLYCOL_TB_RUN_PORTS(FLYCOL_TB_BIND)
-#undef FLYCOL_TB_BIND
-  }
-  void write(const hw::RunDesc& r) {
-#define FLYCOL_TB_WRITE(f) f.write(r.f);
-    FLYCOL_TB_RUN_PORTS(FLYCOL_TB_WRITE)
-#undef FLYCOL_TB_WRITE
-  }
 };
 
 }  // namespace flycol::tb

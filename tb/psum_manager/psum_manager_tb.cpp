@@ -544,14 +544,13 @@ public:
       : p_(p), port_mode_(port_mode), bank_("psums", p.psum_depth, p.rows), mem_(p.psum_depth, p.rows),
         dut_(port_mode ? std::make_unique<PsumManager>(name.c_str(), p)
                        : std::make_unique<PsumManager>(name.c_str(), p, bank_)),
-        pre_word_((name + "_pre_word").c_str(), std::size_t(p.rows)),
+        run_(name + "_run"), pre_word_((name + "_pre_word").c_str(), std::size_t(p.rows)),
         res_word_((name + "_res_word").c_str(), std::size_t(p.rows)),
         wdata_((name + "_wdata").c_str(), std::size_t(p.rows)), rdata_((name + "_rdata").c_str(), std::size_t(p.rows)) {
     PsumManager& m = *dut_;
     m.clk_i(clk_.clk());
     m.rst_ni(rst_n_);
-    m.start_i(start_);
-    run_.bind(m);
+    m.bind_run(start_, run_);
     m.unclaimed_o(unclaimed_);
     m.claim_i(claim_);
     m.pre_pop_i(pre_pop_);
@@ -643,7 +642,7 @@ private:
   tb::ScClock clk_;
   std::unique_ptr<PsumManager> dut_;
   sc_core::sc_signal<bool> rst_n_, start_, claim_, pre_pop_, res_valid_, busy_, run_done_, req_, we_;
-  tb::ScRunSignals run_;
+  hw::RunFieldSignals run_;
   sc_core::sc_signal<std::uint32_t> addr_;
   sc_core::sc_signal<int> unclaimed_, res_col_;
   sc_core::sc_signal<std::uint64_t> wmask_;

@@ -513,11 +513,10 @@ private:
 // other values before the final ones.
 class ScView {
 public:
-  ScView(const std::string& name, const HwParams& p) : dut_(name.c_str(), p) {
+  ScView(const std::string& name, const HwParams& p) : dut_(name.c_str(), p), run_(name + "_run") {
     dut_.clk_i(clk_.clk());
     dut_.rst_ni(rst_n_);
-    dut_.start_i(start_);
-    run_.bind(dut_);
+    dut_.bind_run(start_, run_);
     dut_.lanes_ready_i(lanes_);
     dut_.weight_ready_i(weight_);
     dut_.unclaimed_i(unclaimed_);
@@ -576,7 +575,7 @@ private:
   Sequencer dut_;
   sc_core::sc_signal<bool> rst_n_, start_, lanes_, weight_, finish_, valid_, swap_, window_, pop_, claim_,
       busy_;
-  tb::ScRunSignals run_;
+  hw::RunFieldSignals run_;
   sc_core::sc_signal<int> unclaimed_, kind_;
 };
 

@@ -406,12 +406,11 @@ public:
       : p_(p), img_(img), port_mode_(port_mode), bank_("weights", p.weight_depth, p.cols),
         dut_(port_mode ? std::make_unique<WeightFetcher>(name.c_str(), p)
                        : std::make_unique<WeightFetcher>(name.c_str(), p, bank_)),
-        word_((name + "_word").c_str(), std::size_t(p.cols)), rdata_((name + "_rdata").c_str(), std::size_t(p.cols)) {
+        run_(name + "_run"), word_((name + "_word").c_str(), std::size_t(p.cols)), rdata_((name + "_rdata").c_str(), std::size_t(p.cols)) {
     WeightFetcher& m = *dut_;
     m.clk_i(clk_.clk());
     m.rst_ni(rst_n_);
-    m.start_i(start_);
-    run_.bind(m);
+    m.bind_run(start_, run_);
     m.pop_i(pop_);
     m.valid_o(valid_);
     m.word_o(word_);
@@ -486,7 +485,7 @@ private:
   tb::ScClock clk_;
   std::unique_ptr<WeightFetcher> dut_;
   sc_core::sc_signal<bool> rst_n_, start_, pop_, valid_, busy_, req_;
-  tb::ScRunSignals run_;
+  hw::RunFieldSignals run_;
   sc_core::sc_signal<std::uint32_t> addr_;
   sc_core::sc_vector<sc_core::sc_signal<elem_t>> word_;
   sc_core::sc_vector<sc_core::sc_signal<word_elem_t>> rdata_;
