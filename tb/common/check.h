@@ -91,6 +91,17 @@ private:
   std::uint64_t limit_, idle_ = 0;
 };
 
+// Whether `f()` throws an E (anything else escapes).
+template <class E, class F>
+bool throws(F&& f) {
+  try {
+    f();
+  } catch (const E&) {
+    return true;
+  }
+  return false;
+}
+
 // Runs `f`, which must throw an E (whose message contains `needle`, if given); anything else is a
 // mismatch in `log`. Returns whether it threw as expected.
 template <class E, class F>

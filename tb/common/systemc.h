@@ -3,6 +3,9 @@
 // and SC_ERROR reports as exceptions that expect_throw can catch.
 #pragma once
 
+#include <string>
+
+#include <fmt/format.h>
 #include <systemc>
 
 namespace flycol::tb {
@@ -39,5 +42,23 @@ public:
 private:
   sc_core::sc_signal<bool> clk_;
 };
+
+// The SC_ERROR reports of message type `type` (a module reports under its name) while a bench
+// offers inputs the module must refuse: after expect_sc_errors() they are displayed, not thrown
+// (`bench` prints a line saying that they are expected), end_sc_errors() throws them again, and
+// sc_errors_during() counts those `offer()` made.
+inline void expect_sc_errors(const char* type, const std::string& bench, const char* what) {
+  sc_core::sc_report_handler::set_actions(type, sc_core::SC_ERROR, sc_core::SC_DISPLAY);
+  fmt::print("{}: {}; the SC_ERROR reports of {} below are expected\n", bench, what, type);
+}
+inline void end_sc_errors(const char* type) {
+  sc_core::sc_report_handler::set_actions(type, sc_core::SC_ERROR, sc_core::SC_UNSPECIFIED);
+}
+template <class F>
+int sc_errors_during(const char* type, F&& offer) {
+  const int before = sc_core::sc_report_handler::get_count(type, sc_core::SC_ERROR);
+  offer();
+  return sc_core::sc_report_handler::get_count(type, sc_core::SC_ERROR) - before;
+}
 
 }  // namespace flycol::tb

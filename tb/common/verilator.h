@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <verilated.h>
@@ -44,18 +45,15 @@ inline bool take_assertion(VerilatedContext& ctx) {
   return fired;
 }
 
-// A block's Verilated model on its own context (make_context: random initial state, assertions
-// counted): built with the clock low and out of reset (so that the bench's first reset is an edge
-// an asynchronous reset acts on), evaluated once, and finished at the end of its life.
+// A block's Verilated model on its own context (make_context: random initial state; without a
+// seed every bit starts at zero), assertions counted: built with the clock low and out of reset
+// (so that the bench's first reset is an edge an asynchronous reset acts on), evaluated once, and
+// finished at the end of its life.
 template <class Model>
 class Dut {
 public:
-  explicit Dut(std::uint64_t seed, const char* name = "TOP")
-      : ctx_(make_context(seed)), m_(std::make_unique<Model>(ctx_.get(), name)) {
-    m_->clk_i = 0;
-    m_->rst_ni = 1;
-    m_->eval();
-  }
+  explicit Dut(std::uint64_t seed, const char* name = "TOP") : Dut(make_context(seed), name) {}
+  Dut() : Dut(zero_context(), "TOP") {}
   ~Dut() { m_->final(); }
   Dut(const Dut&) = delete;
   Dut& operator=(const Dut&) = delete;
@@ -67,8 +65,30 @@ public:
   // One clock edge (clock_edge), and whether an assertion fired since the last call.
   void edge() { clock_edge(*ctx_, *m_); }
   bool fault() { return take_assertion(*ctx_); }
+  // One edge with inputs the model must refuse: whether its assertion fired (a Yosys netlist of the
+  // block, FLYCOL_NETLIST, has no assertions: always true).
+  bool refuses_on_edge() {
+    edge();
+#ifdef FLYCOL_NETLIST
+    return true;
+#else
+    return fault();
+#endif
+  }
 
 private:
+  Dut(std::unique_ptr<VerilatedContext> ctx, const char* name)
+      : ctx_(std::move(ctx)), m_(std::make_unique<Model>(ctx_.get(), name)) {
+    m_->clk_i = 0;
+    m_->rst_ni = 1;
+    m_->eval();
+  }
+  static std::unique_ptr<VerilatedContext> zero_context() {
+    auto ctx = std::make_unique<VerilatedContext>();
+    ctx->fatalOnError(false);
+    return ctx;
+  }
+
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Model> m_;
 };

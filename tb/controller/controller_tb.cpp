@@ -644,14 +644,8 @@ public:
       r.queued[e] = dut_.core().queue_count(Engine(e));
     }
   }
-  void expect_refusals_begin() {
-    sc_core::sc_report_handler::set_actions(dut_.name(), sc_core::SC_ERROR, sc_core::SC_DISPLAY);
-    fmt::print("controller_tb: directed illegal thresholds; the SC_ERROR reports of {} below are expected\n",
-               dut_.name());
-  }
-  void expect_refusals_end() {
-    sc_core::sc_report_handler::set_actions(dut_.name(), sc_core::SC_ERROR, sc_core::SC_UNSPECIFIED);
-  }
+  void expect_refusals_begin() { tb::expect_sc_errors(dut_.name(), "controller_tb", "directed illegal thresholds"); }
+  void expect_refusals_end() { tb::end_sc_errors(dut_.name()); }
   Verdict offer_once(const Drive& d) {
     (void)fault();  // earlier reports were checked by the cycle that made them
     drive(d);

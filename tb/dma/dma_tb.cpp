@@ -950,9 +950,7 @@ public:
     return o;
   }
   bool edge(const In&) {
-    const int before = sc_core::sc_report_handler::get_count("flycol/dma", sc_core::SC_ERROR);
-    clk_.step();
-    return sc_core::sc_report_handler::get_count("flycol/dma", sc_core::SC_ERROR) == before;
+    return tb::sc_errors_during("flycol/dma", [&] { clk_.step(); }) == 0;
   }
   bool fault() { return false; }
   bool sram_access(std::uint32_t&) const { return false; }  // its banks are accessed inside the edge
@@ -970,11 +968,8 @@ public:
     return true;
   }
   // The module turns the cores' protocol errors into SC_REPORT_ERROR("flycol/dma", ...).
-  void expect_refusals_begin() {
-    sc_core::sc_report_handler::set_actions("flycol/dma", sc_core::SC_ERROR, sc_core::SC_DISPLAY);
-    fmt::print("dma_tb: directed bad descriptors; the SC_ERROR reports below are expected\n");
-  }
-  void expect_refusals_end() { sc_core::sc_report_handler::set_actions("flycol/dma", sc_core::SC_ERROR, sc_core::SC_THROW); }
+  void expect_refusals_begin() { tb::expect_sc_errors("flycol/dma", "dma_tb", "directed bad descriptors"); }
+  void expect_refusals_end() { tb::end_sc_errors("flycol/dma"); }
 
 private:
   Buffers bufs_;

@@ -663,18 +663,13 @@ public:
     n = reads_base_ + dut_.core().sram_reads();
     return true;
   }
-  void expect_refusals_begin() {
-    sc_core::sc_report_handler::set_actions(dut_.name(), sc_core::SC_ERROR, sc_core::SC_DISPLAY);
-    fmt::print("feeder_tb: directed protocol errors; the SC_ERROR reports of {} below are expected\n", dut_.name());
-  }
-  void expect_refusals_end() {
-    sc_core::sc_report_handler::set_actions(dut_.name(), sc_core::SC_ERROR, sc_core::SC_UNSPECIFIED);
-  }
+  void expect_refusals_begin() { tb::expect_sc_errors(dut_.name(), "feeder_tb", "directed protocol errors"); }
+  void expect_refusals_end() { tb::end_sc_errors(dut_.name()); }
   bool refuses(bool start, const RunDesc* run, bool pop) {
-    const int before = sc_core::sc_report_handler::get_count(dut_.name(), sc_core::SC_ERROR);
-    drive(start, run, pop, true);
-    edge();
-    return sc_core::sc_report_handler::get_count(dut_.name(), sc_core::SC_ERROR) - before >= 1;
+    return tb::sc_errors_during(dut_.name(), [&] {
+             drive(start, run, pop, true);
+             edge();
+           }) >= 1;
   }
 
 private:

@@ -34,6 +34,7 @@
 #include "tb/common/views.h"
 #ifndef FLYCOL_VTOP
 #include "hw/common/sram_bank.h"
+#include "tb/common/sram_core_view.h"
 #include "hw/psum_manager/psum_manager.h"
 #include "hw/psum_manager/psum_manager_core.h"
 #endif
@@ -484,56 +485,23 @@ private:
 // ---------------------------------------------------------------------------------------------
 // PsumManagerCore on an hw::SramBank.
 
-class CoreView {
+class CoreView : public tb::SramCoreView<CoreView, PsumManagerCore, Drive> {
 public:
-  explicit CoreView(const HwParams& p) : core_(p), bank_("psums", p.psum_depth, p.rows) {}
-  void drive(const Drive& d) { d_ = d; }
-  void edge(const Drive& d) {
-    if (!d.rst_n) {
-      core_.reset();
-      base_reads_ = bank_.reads();
-      base_writes_ = bank_.writes();
-      return;
-    }
-    if (d.start) core_.start(d.run);
+  explicit CoreView(const HwParams& p) : SramCoreView(p, "psums", p.psum_depth, p.rows) {}
+  void step(const Drive& d) {
     core_.set_claim(d.claim);
     core_.eval(d.pre_pop, d.res_valid, d.res_col, d.res_word.data(), bank_);
-    core_.tick();
-    bank_.tick();
   }
-  bool fault() { return false; }
   int unclaimed() { return core_.unclaimed(); }
-  bool busy() { return core_.busy(); }
   bool run_done() { return core_.run_done(); }
   acc_t pre_word(int r) { return core_.pre_word(d_.pre_pop)[r]; }
-  std::uint64_t reads() const { return bank_.reads() - base_reads_; }
-  std::uint64_t writes() const { return bank_.writes() - base_writes_; }
   acc_t peek(int a, int e) { return acc_t(bank_.peek(a, e)); }
-  void poke(int a, int e, acc_t v) { bank_.poke(a, e, v); }
   bool stats(std::uint64_t& written, std::uint64_t& reads, std::uint64_t& writes) const {
     written = core_.results_written();
     reads = core_.sram_reads();
     writes = core_.sram_writes();
     return true;
   }
-  void expect_refusals_begin() {}
-  void expect_refusals_end() {}
-  bool offer_once(const Drive& d) {
-    bool refused = false;
-    try {
-      edge(d);
-    } catch (const ProtocolError&) {
-      refused = true;
-    }
-    if (bank_.busy_this_cycle()) bank_.tick();  // a throw from tick() leaves the request pending
-    return refused;
-  }
-
-private:
-  PsumManagerCore core_;
-  SramBank bank_;
-  Drive d_;
-  std::uint64_t base_reads_ = 0, base_writes_ = 0;
 };
 
 // The PsumManager SC_MODULE on its own signals and clock: with its bank (bank mode), or with its
@@ -615,20 +583,14 @@ public:
     writes = dut_->core().sram_writes();
     return true;
   }
-  void expect_refusals_begin() {
-    sc_core::sc_report_handler::set_actions(dut_->name(), sc_core::SC_ERROR, sc_core::SC_DISPLAY);
-    fmt::print("psum_manager_tb: directed protocol errors; the SC_ERROR reports of {} below are expected\n",
-               dut_->name());
-  }
-  void expect_refusals_end() {
-    sc_core::sc_report_handler::set_actions(dut_->name(), sc_core::SC_ERROR, sc_core::SC_UNSPECIFIED);
-  }
+  void expect_refusals_begin() { tb::expect_sc_errors(dut_->name(), "psum_manager_tb", "directed protocol errors"); }
+  void expect_refusals_end() { tb::end_sc_errors(dut_->name()); }
   bool offer_once(const Drive& d) {
-    const int before = sc_core::sc_report_handler::get_count(dut_->name(), sc_core::SC_ERROR);
-    drive(d);
-    edge(d);
-    (void)mem_.take_error();
-    return sc_core::sc_report_handler::get_count(dut_->name(), sc_core::SC_ERROR) - before == 1;
+    return tb::sc_errors_during(dut_->name(), [&] {
+             drive(d);
+             edge(d);
+             (void)mem_.take_error();
+           }) == 1;
   }
 
 private:

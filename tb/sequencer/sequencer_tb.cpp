@@ -488,13 +488,10 @@ public:
   void expect_refusals_begin() {}
   void expect_refusals_end() {}
   bool offer_once(const Drive& d) {
-    try {
+    return tb::throws<ProtocolError>([&] {
       (void)core_.eval(inputs(d));
       edge(d);
-    } catch (const ProtocolError&) {
-      return true;
-    }
-    return false;
+    });
   }
 
 private:
@@ -556,18 +553,13 @@ public:
   }
   void edge(const Drive&) { clk_.step(); }
   bool fault() { return false; }
-  void expect_refusals_begin() {
-    sc_core::sc_report_handler::set_actions(dut_.name(), sc_core::SC_ERROR, sc_core::SC_DISPLAY);
-    fmt::print("sequencer_tb: directed protocol errors; the SC_ERROR reports of {} below are expected\n", dut_.name());
-  }
-  void expect_refusals_end() {
-    sc_core::sc_report_handler::set_actions(dut_.name(), sc_core::SC_ERROR, sc_core::SC_UNSPECIFIED);
-  }
+  void expect_refusals_begin() { tb::expect_sc_errors(dut_.name(), "sequencer_tb", "directed protocol errors"); }
+  void expect_refusals_end() { tb::end_sc_errors(dut_.name()); }
   bool offer_once(const Drive& d) {
-    const int before = sc_core::sc_report_handler::get_count(dut_.name(), sc_core::SC_ERROR);
-    drive(d);
-    clk_.step();
-    return sc_core::sc_report_handler::get_count(dut_.name(), sc_core::SC_ERROR) - before == 1;
+    return tb::sc_errors_during(dut_.name(), [&] {
+             drive(d);
+             clk_.step();
+           }) == 1;
   }
 
 private:

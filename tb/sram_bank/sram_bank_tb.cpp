@@ -127,7 +127,6 @@ void run_shape(View& v, int depth, int elem_bits, int elems, std::uint64_t seed,
 template <class V, int ElemBits, int Elems>
 class RtlView {
 public:
-  RtlView() : dut_(std::make_unique<V>(&ctx_)) { ctx_.fatalOnError(false); }
   void drive(const Req& q, bool rst_n) {
     dut_->rst_ni = rst_n;
     dut_->req_i = q.req;
@@ -141,22 +140,16 @@ public:
     dut_->eval();
   }
   std::uint32_t rdata(int e) { return std::uint32_t(tb::get_elem(dut_->rdata_o, e, ElemBits)); }
-  void edge() { tb::clock_edge(ctx_, *dut_); }
-  bool fault() { return tb::take_assertion(ctx_); }
+  void edge() { dut_.edge(); }
+  bool fault() { return dut_.fault(); }
   bool refuses(const Req& q) {
     fmt::print("sram_bank_rtl_tb: {} past the end (the assertion below is expected)\n", q.we ? "a write" : "a read");
     drive(q, true);
-    edge();
-#ifdef FLYCOL_NETLIST  // a Yosys netlist of sram_bank.sv has no assertions
-    return true;
-#else
-    return tb::take_assertion(ctx_);
-#endif
+    return dut_.refuses_on_edge();
   }
 
 private:
-  VerilatedContext ctx_;
-  std::unique_ptr<V> dut_;
+  tb::Dut<V> dut_;
 };
 
 #else

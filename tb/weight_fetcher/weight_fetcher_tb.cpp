@@ -30,6 +30,7 @@
 #include "tb/common/views.h"
 #ifndef FLYCOL_VTOP
 #include "hw/common/sram_bank.h"
+#include "tb/common/sram_core_view.h"
 #include "hw/weight_fetcher/weight_fetcher.h"
 #include "hw/weight_fetcher/weight_fetcher_core.h"
 #endif
@@ -352,50 +353,19 @@ private:
 // ---------------------------------------------------------------------------------------------
 // WeightFetcherCore on an hw::SramBank.
 
-class CoreView {
+class CoreView : public tb::SramCoreView<CoreView, WeightFetcherCore, Drive> {
 public:
-  explicit CoreView(const HwParams& p) : core_(p), bank_("weights", p.weight_depth, p.cols) {}
-  void drive(const Drive& d) { d_ = d; }
-  void edge(const Drive& d) {
-    if (!d.rst_n) {
-      core_.reset();
-      reads_base_ = bank_.reads();
-      return;
-    }
-    if (d.start) core_.start(d.run);
+  explicit CoreView(const HwParams& p) : SramCoreView(p, "weights", p.weight_depth, p.cols) {}
+  void step(const Drive& d) {
     core_.set_pop(d.pop);
     core_.eval(bank_);
-    core_.tick();
-    bank_.tick();
   }
-  bool fault() { return false; }
   bool valid() { return core_.has_word(); }
-  bool busy() { return core_.busy(); }
   word_elem_t word(int e) { return word_elem_t(core_.word()[e]); }
-  std::uint64_t reads() const { return bank_.reads() - reads_base_; }
   bool stat_reads(std::uint64_t& n) const {
     n = core_.sram_reads();
     return true;
   }
-  void poke(int a, int e, word_elem_t v) { bank_.poke(a, e, v); }
-  void expect_refusals_begin() {}
-  void expect_refusals_end() {}
-  bool offer_once(const Drive& d) {
-    bool refused = false;
-    try {
-      edge(d);
-    } catch (const ProtocolError&) {
-      refused = true;
-    }
-    if (bank_.busy_this_cycle()) bank_.tick();  // a throw from tick() leaves the request pending
-    return refused;
-  }
-
-private:
-  WeightFetcherCore core_;
-  SramBank bank_;
-  Drive d_;
-  std::uint64_t reads_base_ = 0;
 };
 
 // The WeightFetcher SC_MODULE on its own signals and clock: with a bank it ticks (bank mode), or
@@ -459,19 +429,13 @@ public:
     return true;
   }
   void poke(int a, int e, word_elem_t v) { bank_.poke(a, e, v); }
-  void expect_refusals_begin() {
-    sc_core::sc_report_handler::set_actions(dut_->name(), sc_core::SC_ERROR, sc_core::SC_DISPLAY);
-    fmt::print("weight_fetcher_tb: directed protocol errors; the SC_ERROR reports of {} below are expected\n",
-               dut_->name());
-  }
-  void expect_refusals_end() {
-    sc_core::sc_report_handler::set_actions(dut_->name(), sc_core::SC_ERROR, sc_core::SC_UNSPECIFIED);
-  }
+  void expect_refusals_begin() { tb::expect_sc_errors(dut_->name(), "weight_fetcher_tb", "directed protocol errors"); }
+  void expect_refusals_end() { tb::end_sc_errors(dut_->name()); }
   bool offer_once(const Drive& d) {
-    const int before = sc_core::sc_report_handler::get_count(dut_->name(), sc_core::SC_ERROR);
-    drive(d);
-    edge(d);
-    return sc_core::sc_report_handler::get_count(dut_->name(), sc_core::SC_ERROR) - before == 1;
+    return tb::sc_errors_during(dut_->name(), [&] {
+             drive(d);
+             edge(d);
+           }) == 1;
   }
 
 private:
