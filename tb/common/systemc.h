@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <systemc>
 
+#include "hw/common/sc_run_ports.h"
+
 namespace flycol::tb {
 
 // A clock signal of one view. Time does not advance: step() raises it, runs every delta cycle the
@@ -41,6 +43,29 @@ public:
 
 private:
   sc_core::sc_signal<bool> clk_;
+};
+
+// What the views of the issue-stage modules (sequencer, weight fetcher, psum manager) share: the
+// clock, the reset and the RUN start with its fields (hw::RunIn's ports), bound and driven together.
+struct ScRunInputs {
+  explicit ScRunInputs(const std::string& view) : run(view + "_run") {}
+  template <class M>
+  void bind(M& m) {
+    m.clk_i(clk.clk());
+    m.rst_ni(rst_n);
+    m.bind_run(start, run);
+  }
+  // The reset, start and RUN fields of the bench's inputs of one cycle.
+  template <class Drive>
+  void write(const Drive& d) {
+    rst_n.write(d.rst_n);
+    start.write(d.start);
+    run.write(d.run);
+  }
+
+  ScClock clk;
+  sc_core::sc_signal<bool> rst_n, start;
+  hw::RunFieldSignals run;
 };
 
 // The SC_ERROR reports of message type `type` (a module reports under its name) while a bench

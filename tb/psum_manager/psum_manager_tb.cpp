@@ -512,13 +512,11 @@ public:
       : p_(p), port_mode_(port_mode), bank_("psums", p.psum_depth, p.rows), mem_(p.psum_depth, p.rows),
         dut_(port_mode ? std::make_unique<PsumManager>(name.c_str(), p)
                        : std::make_unique<PsumManager>(name.c_str(), p, bank_)),
-        run_(name + "_run"), pre_word_((name + "_pre_word").c_str(), std::size_t(p.rows)),
+        in_(name), pre_word_((name + "_pre_word").c_str(), std::size_t(p.rows)),
         res_word_((name + "_res_word").c_str(), std::size_t(p.rows)),
         wdata_((name + "_wdata").c_str(), std::size_t(p.rows)), rdata_((name + "_rdata").c_str(), std::size_t(p.rows)) {
     PsumManager& m = *dut_;
-    m.clk_i(clk_.clk());
-    m.rst_ni(rst_n_);
-    m.bind_run(start_, run_);
+    in_.bind(m);
     m.unclaimed_o(unclaimed_);
     m.claim_i(claim_);
     m.pre_pop_i(pre_pop_);
@@ -538,9 +536,7 @@ public:
     }
   }
   void drive(const Drive& d) {
-    rst_n_.write(d.rst_n);
-    start_.write(d.start);
-    run_.write(d.run);
+    in_.write(d);
     claim_.write(d.claim);
     pre_pop_.write(d.pre_pop);
     res_valid_.write(d.res_valid);
@@ -553,7 +549,7 @@ public:
     if (port_mode_ && d.rst_n)
       mem_.edge(req_.read(), we_.read(), addr_.read(), [&](int e) { return acc_t(wdata_[std::size_t(e)].read()); },
                 wmask_.read());
-    clk_.step();
+    in_.clk.step();
     if (port_mode_)  // the read data of this cycle's request, from the next cycle on
       for (int r = 0; r < p_.rows; ++r) rdata_[std::size_t(r)].write(mem_.rdata[std::size_t(r)]);
     if (!d.rst_n) {
@@ -601,10 +597,9 @@ private:
   SramBank bank_;
   PortMemory mem_;
   std::uint64_t base_reads_ = 0, base_writes_ = 0;
-  tb::ScClock clk_;
   std::unique_ptr<PsumManager> dut_;
-  sc_core::sc_signal<bool> rst_n_, start_, claim_, pre_pop_, res_valid_, busy_, run_done_, req_, we_;
-  hw::RunFieldSignals run_;
+  tb::ScRunInputs in_;
+  sc_core::sc_signal<bool> claim_, pre_pop_, res_valid_, busy_, run_done_, req_, we_;
   sc_core::sc_signal<std::uint32_t> addr_;
   sc_core::sc_signal<int> unclaimed_, res_col_;
   sc_core::sc_signal<std::uint64_t> wmask_;

@@ -510,10 +510,8 @@ private:
 // other values before the final ones.
 class ScView {
 public:
-  ScView(const std::string& name, const HwParams& p) : dut_(name.c_str(), p), run_(name + "_run") {
-    dut_.clk_i(clk_.clk());
-    dut_.rst_ni(rst_n_);
-    dut_.bind_run(start_, run_);
+  ScView(const std::string& name, const HwParams& p) : dut_(name.c_str(), p), in_(name) {
+    in_.bind(dut_);
     dut_.lanes_ready_i(lanes_);
     dut_.weight_ready_i(weight_);
     dut_.unclaimed_i(unclaimed_);
@@ -527,9 +525,7 @@ public:
     dut_.cycle_kind_o(kind_);
   }
   void drive(const Drive& d) {
-    rst_n_.write(d.rst_n);
-    start_.write(d.start);
-    run_.write(d.run);
+    in_.write(d);
     lanes_.write(d.lanes);
     weight_.write(d.weight);
     unclaimed_.write(d.unclaimed);
@@ -551,23 +547,22 @@ public:
     o.kind = Kind(kind_.read());
     return o;
   }
-  void edge(const Drive&) { clk_.step(); }
+  void edge(const Drive&) { in_.clk.step(); }
   bool fault() { return false; }
   void expect_refusals_begin() { tb::expect_sc_errors(dut_.name(), "sequencer_tb", "directed protocol errors"); }
   void expect_refusals_end() { tb::end_sc_errors(dut_.name()); }
   bool offer_once(const Drive& d) {
     return tb::sc_errors_during(dut_.name(), [&] {
              drive(d);
-             clk_.step();
+             in_.clk.step();
            }) == 1;
   }
 
 private:
-  tb::ScClock clk_;
   Sequencer dut_;
-  sc_core::sc_signal<bool> rst_n_, start_, lanes_, weight_, finish_, valid_, swap_, window_, pop_, claim_,
+  tb::ScRunInputs in_;
+  sc_core::sc_signal<bool> lanes_, weight_, finish_, valid_, swap_, window_, pop_, claim_,
       busy_;
-  hw::RunFieldSignals run_;
   sc_core::sc_signal<int> unclaimed_, kind_;
 };
 

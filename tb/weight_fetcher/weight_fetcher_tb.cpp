@@ -376,11 +376,9 @@ public:
       : p_(p), img_(img), port_mode_(port_mode), bank_("weights", p.weight_depth, p.cols),
         dut_(port_mode ? std::make_unique<WeightFetcher>(name.c_str(), p)
                        : std::make_unique<WeightFetcher>(name.c_str(), p, bank_)),
-        run_(name + "_run"), word_((name + "_word").c_str(), std::size_t(p.cols)), rdata_((name + "_rdata").c_str(), std::size_t(p.cols)) {
+        in_(name), word_((name + "_word").c_str(), std::size_t(p.cols)), rdata_((name + "_rdata").c_str(), std::size_t(p.cols)) {
     WeightFetcher& m = *dut_;
-    m.clk_i(clk_.clk());
-    m.rst_ni(rst_n_);
-    m.bind_run(start_, run_);
+    in_.bind(m);
     m.pop_i(pop_);
     m.valid_o(valid_);
     m.word_o(word_);
@@ -393,9 +391,7 @@ public:
     port_.rdata.assign(std::size_t(p.cols), 0);
   }
   void drive(const Drive& d) {
-    rst_n_.write(d.rst_n);
-    start_.write(d.start);
-    run_.write(d.run);
+    in_.write(d);
     pop_.write(d.pop);
     tb::ScClock::settle();
   }
@@ -405,7 +401,7 @@ public:
       if (!port_.edge(img_, req_.read() && d.rst_n, addr_.read()))
         bad_port_ = fmt::format("weight_addr_o {} out of range", addr_.read());
     }
-    clk_.step();
+    in_.clk.step();
     // The read data of this cycle's request, from the next cycle on (after the edge).
     if (port_mode_)
       for (int e = 0; e < p_.cols; ++e) rdata_[std::size_t(e)].write(port_.rdata[std::size_t(e)]);
@@ -446,10 +442,9 @@ private:
   PortModel port_;
   std::string bad_port_;
   std::uint64_t reads_base_ = 0;
-  tb::ScClock clk_;
   std::unique_ptr<WeightFetcher> dut_;
-  sc_core::sc_signal<bool> rst_n_, start_, pop_, valid_, busy_, req_;
-  hw::RunFieldSignals run_;
+  tb::ScRunInputs in_;
+  sc_core::sc_signal<bool> pop_, valid_, busy_, req_;
   sc_core::sc_signal<std::uint32_t> addr_;
   sc_core::sc_vector<sc_core::sc_signal<elem_t>> word_;
   sc_core::sc_vector<sc_core::sc_signal<word_elem_t>> rdata_;
