@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <random>
+#include <vector>
 
 namespace flycol::tb {
 
@@ -25,6 +26,26 @@ public:
 
 private:
   std::mt19937_64 rng_;
+};
+
+// A rate that holds for phases of random length (each cycle ends the phase with chance
+// 1/mean_phase) and is drawn anew from `levels` for the next: stimulus that is sometimes idle,
+// sometimes saturating, sometimes in between, for long enough to fill or drain what it feeds.
+class PhasedRate {
+public:
+  PhasedRate(std::initializer_list<double> levels, int mean_phase, double first = 0.5)
+      : levels_(levels), mean_phase_(mean_phase), rate_(first) {}
+  // The rate of this cycle (perhaps the first of a new phase), and a draw with it.
+  double next(Rand& r) {
+    if (r.uniform(1, mean_phase_) == 1) rate_ = levels_[std::size_t(r.uniform(0, int(levels_.size()) - 1))];
+    return rate_;
+  }
+  bool draw(Rand& r) { return r.chance(next(r)); }
+
+private:
+  std::vector<double> levels_;
+  int mean_phase_;
+  double rate_;
 };
 
 // The k-th sub-seed of `seed` (splitmix64 of seed + k), so that streams drawn for different units

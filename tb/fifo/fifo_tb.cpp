@@ -78,23 +78,19 @@ void run_shape(View& v, int width, int depth, std::uint64_t seed, std::uint64_t 
     if (push) ref.push_back(e);
   };
   step(false, false, Entry{}, false);
-  double p_push = 0.5, p_pop = 0.5;
+  // Phases of random length with their own push and pop rates.
+  tb::PhasedRate push_rate({0.0, 0.1, 0.5, 0.9, 1.0}, 100), pop_rate({0.0, 0.1, 0.5, 0.9, 1.0}, 100);
   std::uint64_t c = 0;
   for (; c < cycles && log.ok(); ++c) {
     log.at(fig.cycles + c);
-    // Phases of random length with their own push and pop rates.
-    if (r.uniform(0, 99) == 0) {
-      const double rates[] = {0.0, 0.1, 0.5, 0.9, 1.0};
-      p_push = rates[r.uniform(0, 4)];
-      p_pop = rates[r.uniform(0, 4)];
-    }
-    if (r.uniform(0, 4999) == 0) {
+    if (r.chance(1.0 / 5000)) {
       ++fig.resets;
       step(false, false, Entry{}, false);
       continue;
     }
-    const bool push = int(ref.size()) < depth && r.chance(p_push);
-    const bool pop = !ref.empty() && r.chance(p_pop);
+    const bool push_wanted = push_rate.draw(r), pop_wanted = pop_rate.draw(r);
+    const bool push = int(ref.size()) < depth && push_wanted;
+    const bool pop = !ref.empty() && pop_wanted;
     fig.full_cycles += int(ref.size()) == depth;
     fig.pushes += push;
     fig.pops += pop;

@@ -89,20 +89,17 @@ void run_shape(View& v, int depth, int elem_bits, int elems, std::uint64_t seed,
   Req idle;
   idle.data.assign(std::size_t(elems), 0);
   step(idle, false);
-  double p_req = 0.5, p_we = 0.5;
+  // Phases of random length with their own request and write rates.
+  tb::PhasedRate req_rate({0.0, 0.2, 0.5, 0.9, 1.0}, 200), we_rate({0.2, 0.5, 0.9}, 200);
   std::uint64_t c = 0;
   for (; c < cycles && log.ok(); ++c) {
     log.at(fig.cycles + c);
-    if (r.uniform(0, 199) == 0) {
-      const double rates[] = {0.0, 0.2, 0.5, 0.9, 1.0};
-      p_req = rates[r.uniform(0, 4)];
-      p_we = rates[r.uniform(1, 3)];
-    }
-    if (r.uniform(0, 9999) == 0) {
+    if (r.chance(1.0 / 10000)) {
       ++fig.resets;
       step(idle, false);
       continue;
     }
+    const double p_req = req_rate.next(r), p_we = we_rate.next(r);
     step(random_req(p_req, p_we), true);
   }
   fig.cycles += c;
