@@ -29,8 +29,6 @@
 #include "hw/common/protocol_error.h"
 #include "hw/common/token.h"
 #include "tb/common/bench_main.h"
-#include "tb/common/check.h"
-#include "tb/common/random.h"
 
 #ifdef FLYCOL_VTOP
 #include FLYCOL_VTOP_HEADER

@@ -3,6 +3,7 @@
 // with both views; --config and the hardware parameters it gives in the RTL build of a configured
 // block. Each view runs under its own MismatchLog with an escaping exception turned into a
 // mismatch, and the counts add up into the closing PASS/FAIL line with the reproduce command.
+// It brings check.h (MismatchLog, Watchdog, expect_throw) and random.h (Rand) with it.
 #pragma once
 
 #include <cstdint>

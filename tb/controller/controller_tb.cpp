@@ -25,8 +25,6 @@
 #include "hw/common/protocol_error.h"
 #include "sim/rtlgen/rtl_types.h"  // command_fields/command_values: the fields a command travels as
 #include "tb/common/bench_main.h"
-#include "tb/common/check.h"
-#include "tb/common/random.h"
 
 #include "tb/common/views.h"
 #ifndef FLYCOL_VTOP

@@ -37,8 +37,6 @@
 #include "hw/dma/psum_engine.h"
 #include "sim/dram/dram_model.h"
 #include "tb/common/bench_main.h"
-#include "tb/common/check.h"
-#include "tb/common/random.h"
 
 #include "tb/common/views.h"
 #ifdef FLYCOL_VTOP

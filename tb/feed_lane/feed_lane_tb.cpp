@@ -24,8 +24,6 @@
 #include "hw/common/hw_params.h"
 #include "hw/common/protocol_error.h"
 #include "tb/common/bench_main.h"
-#include "tb/common/check.h"
-#include "tb/common/random.h"
 
 #include "tb/common/views.h"
 #ifndef FLYCOL_VTOP

@@ -18,8 +18,6 @@
 #include "fifo_shapes.h"
 #include "hw/common/protocol_error.h"
 #include "tb/common/bench_main.h"
-#include "tb/common/check.h"
-#include "tb/common/random.h"
 
 #ifdef FLYCOL_VTOP
 #include "tb/common/verilator.h"

@@ -19,8 +19,6 @@
 #include "base/numerics/fp16.h"
 #include "hw/pe/pe_core.h"  // PeIn, the inputs of one cycle (the RTL view links no core)
 #include "tb/common/bench_main.h"
-#include "tb/common/check.h"
-#include "tb/common/random.h"
 
 #include "tb/common/views.h"
 #ifndef FLYCOL_VTOP

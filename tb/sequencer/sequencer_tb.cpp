@@ -27,8 +27,6 @@
 #include "hw/common/hw_params.h"
 #include "hw/common/protocol_error.h"
 #include "tb/common/bench_main.h"
-#include "tb/common/check.h"
-#include "tb/common/random.h"
 #include "tb/common/run_ports.h"
 
 #include "tb/common/views.h"
@@ -589,12 +587,12 @@ std::string figures(const Figures& f) {
 int main(int argc, char** argv) {
   tb::BenchMain harness("sequencer", {"runs", 3000, 40000, "random RUNs"});
   if (!harness.parse(argc, argv)) return 2;
-  const HwParams& p = harness.params();
-  harness.announce("COLS {}, {} RUNs", p.cols, harness.count());
+  const int cols = harness.params().cols;  // the only parameter the sequencer has
+  harness.announce("COLS {}, {} RUNs", cols, harness.count());
   Figures fig;
   RtlView view(harness.seed());
   harness.run(harness.rtl_view(), [&](tb::MismatchLog& log) {
-    Bench<RtlView>(view, p.cols, 40, harness.seed(0), log, fig).run(int(harness.count()));
+    Bench<RtlView>(view, cols, 40, harness.seed(0), log, fig).run(int(harness.count()));
   });
   return harness.finish(figures(fig));
 }

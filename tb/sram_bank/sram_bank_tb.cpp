@@ -19,8 +19,6 @@
 #include "hw/common/protocol_error.h"
 #include "sram_bank_shapes.h"
 #include "tb/common/bench_main.h"
-#include "tb/common/check.h"
-#include "tb/common/random.h"
 
 #ifdef FLYCOL_VTOP
 #include "tb/common/verilator.h"

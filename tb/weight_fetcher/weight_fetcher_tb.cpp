@@ -23,13 +23,10 @@
 #include "hw/common/hw_params.h"
 #include "hw/common/protocol_error.h"
 #include "tb/common/bench_main.h"
-#include "tb/common/check.h"
-#include "tb/common/random.h"
 #include "tb/common/run_ports.h"
 
 #include "tb/common/views.h"
 #ifndef FLYCOL_VTOP
-#include "hw/common/sram_bank.h"
 #include "tb/common/sram_core_view.h"
 #include "hw/weight_fetcher/weight_fetcher.h"
 #include "hw/weight_fetcher/weight_fetcher_core.h"
