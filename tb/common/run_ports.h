@@ -4,10 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <type_traits>
 #include <utility>
 
 #include "hw/common/command.h"
+#include "tb/common/random.h"
 
 // X(field) for every RUN field a block may have as a port, in the order of the RTL's RUN word.
 #define FLYCOL_TB_RUN_PORTS(X) X(preload) X(n_kg) X(n_cy) X(n_cx) X(n_c) X(n_ky) X(n_kx)
@@ -30,6 +32,18 @@ void put_run(Model& m, const hw::RunDesc& r) {
   if constexpr (has_run_##f<Model>::value) m.run_##f##_i = std::remove_reference_t<decltype(m.run_##f##_i)>(r.f);
   FLYCOL_TB_RUN_PORTS(FLYCOL_TB_PUT)
 #undef FLYCOL_TB_PUT
+}
+
+// RUN fields for the cycles start is low: any value of every field (16-bit loop counts, which a
+// block must not look at then).
+inline hw::RunDesc junk_run(Rand& r) {
+  hw::RunDesc j;
+  j.preload = r.chance(0.5);
+  using hw::RunDesc;
+  for (std::uint32_t RunDesc::*f : {&RunDesc::n_kg, &RunDesc::n_cy, &RunDesc::n_cx, &RunDesc::n_c, &RunDesc::n_ky,
+                                    &RunDesc::n_kx})
+    j.*f = std::uint32_t(r.bits(16));
+  return j;
 }
 
 }  // namespace flycol::tb

@@ -93,7 +93,7 @@ public:
     int left = n_runs;
     while (!too_many()) {
       Drive d;
-      d.run = junk_run();
+      d.run = tb::junk_run(r_);
       if (active_ && t_ == reset_at_) {
         ++fig_.runs_reset;
         do_reset(r_.uniform(1, 2));
@@ -173,18 +173,6 @@ private:
       if (rest % k == 0) divs.push_back(k);
     b = divs[std::size_t(r_.uniform(0, int(divs.size()) - 1))];
     c = rest / b;
-  }
-
-  RunDesc junk_run() {
-    RunDesc j;
-    j.preload = r_.chance(0.5);
-    j.n_kg = std::uint32_t(r_.uniform(0, 0xffff));
-    j.n_cy = std::uint32_t(r_.uniform(0, 9));
-    j.n_cx = std::uint32_t(r_.uniform(0, 9));
-    j.n_c = std::uint32_t(r_.uniform(0, 0xffff));
-    j.n_ky = std::uint32_t(r_.uniform(0, 9));
-    j.n_kx = std::uint32_t(r_.uniform(0, 9));
-    return j;
   }
 
   void new_run() {

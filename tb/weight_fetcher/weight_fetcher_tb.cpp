@@ -128,18 +128,6 @@ private:
     return r;
   }
 
-  // RUN fields while start is low: anything, the fetcher must not look.
-  RunDesc junk_run() {
-    RunDesc r;
-    r.n_kg = std::uint32_t(r_.uniform(0, 0xffff));
-    r.n_cy = std::uint32_t(r_.uniform(0, 0xffff));
-    r.n_cx = std::uint32_t(r_.uniform(0, 5));
-    r.n_c = std::uint32_t(r_.uniform(0, 0xffff));
-    r.n_ky = std::uint32_t(r_.uniform(0, 5));
-    r.n_kx = std::uint32_t(r_.uniform(0, 5));
-    return r;
-  }
-
   void do_reset(int cycles) {
     Drive d;
     d.rst_n = false;
@@ -156,7 +144,7 @@ private:
   // One cycle with no RUN of interest: junk fields, no pop; nothing may happen.
   void idle_cycle() {
     Drive d;
-    d.run = junk_run();
+    d.run = tb::junk_run(r_);
     log_.at(fig_.cycles);
     v_.drive(d);
     log_.expect("valid_o (idle)", v_.valid(), false);
@@ -203,7 +191,7 @@ private:
       }
       Drive d;
       d.start = c == 0;
-      d.run = d.start ? run : junk_run();
+      d.run = d.start ? run : tb::junk_run(r_);
       log_.at(fig_.cycles);
       v_.drive(d);
       // Moore outputs of this cycle against the model (the first cycle: nothing yet).
