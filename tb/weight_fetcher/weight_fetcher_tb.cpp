@@ -24,10 +24,10 @@
 #include "hw/common/protocol_error.h"
 #include "tb/common/bench_main.h"
 #include "tb/common/run_ports.h"
+#include "tb/common/sram_core_view.h"
 
 #include "tb/common/views.h"
 #ifndef FLYCOL_VTOP
-#include "tb/common/sram_core_view.h"
 #include "hw/weight_fetcher/weight_fetcher.h"
 #include "hw/weight_fetcher/weight_fetcher_core.h"
 #endif
