@@ -91,6 +91,21 @@ private:
   std::uint64_t limit_, idle_ = 0;
 };
 
+// Holds a view in reset for `cycles` cycles (the bench's Drive with rst_n low, the rest default),
+// stamping `log` with the bench's cycle count `cycle`, which it advances. A note says so.
+template <class Drive, class View>
+void hold_reset(View& v, MismatchLog& log, std::uint64_t& cycle, int cycles) {
+  Drive d;
+  d.rst_n = false;
+  for (int i = 0; i < cycles; ++i) {
+    log.at(cycle);
+    v.drive(d);
+    v.edge(d);
+    ++cycle;
+  }
+  log.note("reset for {} cycles", cycles);
+}
+
 // Whether `f()` throws an E (anything else escapes).
 template <class E, class F>
 bool throws(F&& f) {

@@ -203,21 +203,13 @@ private:
 
   // Reset: the sequencer and (in the model) the preload queue forget the RUN.
   void do_reset(int cycles) {
-    Drive d;
-    d.rst_n = false;
-    for (int i = 0; i < cycles; ++i) {
-      log_.at(fig_.cycles);
-      v_.drive(d);
-      v_.edge(d);
-      ++t_;
-      ++fig_.cycles;
-    }
+    tb::hold_reset<Drive>(v_, log_, fig_.cycles, cycles);
+    t_ += cycles;
     active_ = false;
     finish_at_ = reset_at_ = -1;
     pq_ = claimed_ = 0;
     removals_.clear();
     prev_run_last_window_ = -1000000;
-    log_.note("reset for {} cycles", cycles);
   }
 
   // Checks the outputs of cycle t_ against the rules, then advances the scoreboard and the models

@@ -129,16 +129,8 @@ private:
   }
 
   void do_reset(int cycles) {
-    Drive d;
-    d.rst_n = false;
-    for (int i = 0; i < cycles; ++i) {
-      log_.at(fig_.cycles);
-      v_.drive(d);
-      v_.edge(d);
-      ++fig_.cycles;
-    }
+    tb::hold_reset<Drive>(v_, log_, fig_.cycles, cycles);
     reads_base_ = v_.reads();
-    log_.note("reset for {} cycles", cycles);
   }
 
   // One cycle with no RUN of interest: junk fields, no pop; nothing may happen.
