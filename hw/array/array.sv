@@ -12,7 +12,7 @@ module array #(
   localparam int unsigned Cols = Cfg.cols,
   localparam int unsigned ElemBits = Cfg.elem_bits,
   localparam int unsigned AccBits = Cfg.acc_bits,
-  localparam int unsigned ColBits = (Cols > 1) ? $clog2(Cols) : 1,  // a column index, a window count
+  localparam int unsigned ColBits = flycol_pkg::index_bits(Cols),  // a column index, a window count
   localparam int unsigned GatedBits = $clog2(Rows * Cols + 1)        // 0 .. ROWS*COLS gated MACs
 ) (
   input  logic                     clk_i,         // clock, rising edge

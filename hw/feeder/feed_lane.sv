@@ -30,10 +30,10 @@ module feed_lane #(
   localparam int unsigned KBits = $clog2(M + 1);               // k, fill + k and group counts: 0..M
   localparam int unsigned NBits = $clog2(B + 1);               // n: 0..B
   localparam int unsigned CBits = ((KBits > NBits) ? KBits : NBits) + 1;  // k and n compared
-  localparam int unsigned FillBits = (M > 1) ? $clog2(M) : 1;  // fill: 0..M-1
+  localparam int unsigned FillBits = flycol_pkg::index_bits(M);  // fill: 0..M-1
   localparam int unsigned RegsN = (M > 1) ? M - 1 : 1;         // M = 1: one register, never written
   localparam int unsigned VBits = PB + B - 1;                  // pattern placed left of the word
-  localparam int unsigned ShBits = (VBits > 1) ? $clog2(VBits) : 1;
+  localparam int unsigned ShBits = flycol_pkg::index_bits(VBits);
   localparam int unsigned GroupBits = KBits + M * Eb;          // FIFO entry {count, elems[M]}
   localparam logic signed [ShiftBits-1:0] ShiftLo = -$signed(ShiftBits'(PB));
   localparam logic signed [ShiftBits-1:0] ShiftHi = $signed(ShiftBits'(B));

@@ -6,7 +6,7 @@ module feeder #(
   localparam int unsigned Rows = Cfg.rows,
   localparam int unsigned B = Cfg.bus_elems,
   localparam int unsigned Eb = Cfg.elem_bits,
-  localparam int unsigned AddrBits = (Cfg.ifmap_depth > 1) ? $clog2(Cfg.ifmap_depth) : 1
+  localparam int unsigned AddrBits = flycol_pkg::index_bits(Cfg.ifmap_depth)
 ) (
   input  logic                 clk_i,          // clock
   input  logic                 rst_ni,         // asynchronous reset, active low
@@ -30,7 +30,7 @@ module feeder #(
   localparam int unsigned PtrBits = AddrBits + Log2B;   // as in index_counters
   localparam int unsigned BBits = PtrBits + 1;           // sel_b: as index_counters' b_o
   localparam int unsigned LsBits = flycol_pkg::LaneStrideBits;
-  localparam int unsigned RowBits = (Rows > 1) ? $clog2(Rows) : 1;
+  localparam int unsigned RowBits = flycol_pkg::index_bits(Rows);
   localparam int unsigned LoBits = RowBits + LsBits;    // l*lane_stride < Rows*2^LsBits
   // s = b + l*lane_stride without overflow.
   localparam int unsigned SwBits = ((BBits > LoBits + 1) ? BBits : LoBits + 1) + 1;

@@ -5,7 +5,7 @@ module index_counters #(
   parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   localparam int unsigned Log2B = Cfg.log2_bus,
   localparam int unsigned PB = Cfg.pattern_bits,
-  localparam int unsigned AddrBits = (Cfg.ifmap_depth > 1) ? $clog2(Cfg.ifmap_depth) : 1,
+  localparam int unsigned AddrBits = flycol_pkg::index_bits(Cfg.ifmap_depth),
   // Element index into the buffer. A RUN that passes the start checks keeps every counter output,
   // their sum and the read pointer below IFD*B <= 2^PtrBits.
   localparam int unsigned PtrBits = AddrBits + Log2B,
