@@ -315,10 +315,8 @@ module array #(
 
 `ifndef SYNTHESIS
   initial begin
-    if (!(Rows >= flycol_pkg::CfgRowsMin && Rows <= flycol_pkg::CfgRowsMax))
-      $fatal(1, "array: Cfg.rows = %0d outside %0d..%0d", Rows, flycol_pkg::CfgRowsMin, flycol_pkg::CfgRowsMax);
-    if (!(Cols >= flycol_pkg::CfgColsMin && Cols <= flycol_pkg::CfgColsMax))
-      $fatal(1, "array: Cfg.cols = %0d outside %0d..%0d", Cols, flycol_pkg::CfgColsMin, flycol_pkg::CfgColsMax);
+    flycol_pkg::check_range("array", "rows", Rows, flycol_pkg::CfgRowsMin, flycol_pkg::CfgRowsMax);
+    flycol_pkg::check_range("array", "cols", Cols, flycol_pkg::CfgColsMin, flycol_pkg::CfgColsMax);
   end
 
   // The issue rule (9.4), checked here because the array depends on it: a window or swap token at

@@ -70,6 +70,15 @@ package flycol_pkg;
   typedef logic [BytesBits-1:0] req_bytes_t;
   typedef logic [BeatBits-1:0] beat_t;
 
+`ifndef SYNTHESIS
+  // Stops the simulation at elaboration when a block's configuration field is out of range.
+  function automatic void check_range(input string block, input string field, input int unsigned value,
+                                      input int unsigned min, input int unsigned max);
+    if (!(value >= min && value <= max))
+      $fatal(1, "%s: Cfg.%s = %0d outside %0d..%0d", block, field, value, min, max);
+  endfunction
+`endif
+
   // The configuration every module takes as its parameter Cfg (its values: flycol_cfg_pkg).
   typedef struct packed {
     logic [31:0] rows;  // array.rows: PE rows, output pixels along x

@@ -182,20 +182,15 @@ module feed_lane #(
 
 `ifndef SYNTHESIS
   initial begin
-    if (!(B >= flycol_pkg::CfgBusElemsMin && B <= flycol_pkg::CfgBusElemsMax))
-      $fatal(1, "feed_lane: Cfg.bus_elems = %0d outside %0d..%0d", B, flycol_pkg::CfgBusElemsMin,
-             flycol_pkg::CfgBusElemsMax);
-    if (!(PB >= flycol_pkg::CfgPatternBitsMin && PB <= flycol_pkg::CfgPatternBitsMax))
-      $fatal(1, "feed_lane: Cfg.pattern_bits = %0d outside %0d..%0d", PB, flycol_pkg::CfgPatternBitsMin,
-             flycol_pkg::CfgPatternBitsMax);
-    if (!(M >= flycol_pkg::CfgMMin && M <= flycol_pkg::CfgMMax))
-      $fatal(1, "feed_lane: Cfg.m = %0d outside %0d..%0d", M, flycol_pkg::CfgMMin, flycol_pkg::CfgMMax);
-    if (!(FD >= flycol_pkg::CfgLaneFifoDepthMin && FD <= flycol_pkg::CfgLaneFifoDepthMax))
-      $fatal(1, "feed_lane: Cfg.lane_fifo_depth = %0d outside %0d..%0d", FD, flycol_pkg::CfgLaneFifoDepthMin,
-             flycol_pkg::CfgLaneFifoDepthMax);
-    if (!(Eb >= flycol_pkg::CfgElemBitsMin && Eb <= flycol_pkg::CfgElemBitsMax))
-      $fatal(1, "feed_lane: Cfg.elem_bits = %0d outside %0d..%0d", Eb, flycol_pkg::CfgElemBitsMin,
-             flycol_pkg::CfgElemBitsMax);
+    flycol_pkg::check_range("feed_lane", "bus_elems", B, flycol_pkg::CfgBusElemsMin,
+                            flycol_pkg::CfgBusElemsMax);
+    flycol_pkg::check_range("feed_lane", "pattern_bits", PB, flycol_pkg::CfgPatternBitsMin,
+                            flycol_pkg::CfgPatternBitsMax);
+    flycol_pkg::check_range("feed_lane", "m", M, flycol_pkg::CfgMMin, flycol_pkg::CfgMMax);
+    flycol_pkg::check_range("feed_lane", "lane_fifo_depth", FD, flycol_pkg::CfgLaneFifoDepthMin,
+                            flycol_pkg::CfgLaneFifoDepthMax);
+    flycol_pkg::check_range("feed_lane", "elem_bits", Eb, flycol_pkg::CfgElemBitsMin,
+                            flycol_pkg::CfgElemBitsMax);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

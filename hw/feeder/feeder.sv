@@ -139,11 +139,9 @@ module feeder #(
 
 `ifndef SYNTHESIS
   initial begin
-    if (!(Rows >= flycol_pkg::CfgRowsMin && Rows <= flycol_pkg::CfgRowsMax))
-      $fatal(1, "feeder: Cfg.rows = %0d outside %0d..%0d", Rows, flycol_pkg::CfgRowsMin, flycol_pkg::CfgRowsMax);
-    if (!(Eb >= flycol_pkg::CfgElemBitsMin && Eb <= flycol_pkg::CfgElemBitsMax))
-      $fatal(1, "feeder: Cfg.elem_bits = %0d outside %0d..%0d", Eb, flycol_pkg::CfgElemBitsMin,
-             flycol_pkg::CfgElemBitsMax);
+    flycol_pkg::check_range("feeder", "rows", Rows, flycol_pkg::CfgRowsMin, flycol_pkg::CfgRowsMax);
+    flycol_pkg::check_range("feeder", "elem_bits", Eb, flycol_pkg::CfgElemBitsMin,
+                            flycol_pkg::CfgElemBitsMax);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

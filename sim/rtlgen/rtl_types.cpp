@@ -192,6 +192,16 @@ std::string generate_flycol_pkg() {
   s += "  typedef logic [DramAddrBits-1:0] dram_addr_t;\n";
   s += "  typedef logic [BytesBits-1:0] req_bytes_t;\n";
   s += "  typedef logic [BeatBits-1:0] beat_t;\n\n";
+  // The range check every block makes of its Cfg fields at elaboration, with one message format.
+  // Simulation only: Yosys defines SYNTHESIS and would not read the string arguments.
+  s += "`ifndef SYNTHESIS\n";
+  s += "  // Stops the simulation at elaboration when a block's configuration field is out of range.\n";
+  s += "  function automatic void check_range(input string block, input string field, input int unsigned value,\n";
+  s += "                                      input int unsigned min, input int unsigned max);\n";
+  s += "    if (!(value >= min && value <= max))\n";
+  s += "      $fatal(1, \"%s: Cfg.%s = %0d outside %0d..%0d\", block, field, value, min, max);\n";
+  s += "  endfunction\n";
+  s += "`endif\n\n";
   s += "  // The configuration every module takes as its parameter Cfg (its values: flycol_cfg_pkg).\n";
   s += struct_text("cfg_t", config_fields());
   s += "\n";
