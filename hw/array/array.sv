@@ -12,7 +12,7 @@ module array #(
   localparam int unsigned Cols = Cfg.cols,
   localparam int unsigned ElemBits = Cfg.elem_bits,
   localparam int unsigned AccBits = Cfg.acc_bits,
-  localparam int unsigned ColBits = (Cols > 1) ? $clog2(Cols) : 1,  // a column index, a window count
+  localparam int unsigned ColBits = flycol_pkg::index_bits(Cols),  // a column index, a window count
   localparam int unsigned GatedBits = $clog2(Rows * Cols + 1)        // 0 .. ROWS*COLS gated MACs
 ) (
   input  logic                     clk_i,         // clock, rising edge
@@ -315,10 +315,8 @@ module array #(
 
 `ifndef SYNTHESIS
   initial begin
-    if (!(Rows >= flycol_pkg::CfgRowsMin && Rows <= flycol_pkg::CfgRowsMax))
-      $fatal(1, "array: Cfg.rows = %0d outside %0d..%0d", Rows, flycol_pkg::CfgRowsMin, flycol_pkg::CfgRowsMax);
-    if (!(Cols >= flycol_pkg::CfgColsMin && Cols <= flycol_pkg::CfgColsMax))
-      $fatal(1, "array: Cfg.cols = %0d outside %0d..%0d", Cols, flycol_pkg::CfgColsMin, flycol_pkg::CfgColsMax);
+    flycol_pkg::check_range("array", "rows", Rows, flycol_pkg::CfgRowsMin, flycol_pkg::CfgRowsMax);
+    flycol_pkg::check_range("array", "cols", Cols, flycol_pkg::CfgColsMin, flycol_pkg::CfgColsMax);
   end
 
   // The issue rule (9.4), checked here because the array depends on it: a window or swap token at

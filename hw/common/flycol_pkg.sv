@@ -27,6 +27,8 @@ package flycol_pkg;
   localparam int unsigned StepBits = 24;
   localparam int unsigned LaneStrideBits = 8;
   localparam int unsigned PatternBits = 64;
+  localparam int unsigned BytesBits = $clog2(BeatBytes + 1);  // a memory request's bytes, 1..BEAT
+  localparam int unsigned BeatBits = BeatBytes * 8;  // one memory beat, byte lane j in [8*j +: 8]
   localparam int unsigned CfgRowsMin = 1;
   localparam int unsigned CfgRowsMax = 64;
   localparam int unsigned CfgColsMin = 1;
@@ -56,6 +58,26 @@ package flycol_pkg;
   localparam int unsigned CfgPsumDepthMin = 1;
   localparam int unsigned CfgPsumDepthMax = 1073741824;
   /* verilator lint_on UNUSEDPARAM */
+
+  // Bits of an index 0..n-1, at least 1 (a one-word buffer still has an address port).
+  function automatic logic [31:0] index_bits(input logic [31:0] n);
+    index_bits = $clog2((n > 1) ? n : 2);
+  endfunction
+
+  // The memory port (docs/microarchitecture.md 7.1): a DRAM byte address, a request's bytes
+  // (1..BEAT) and one beat (byte lane j in [8*j +: 8]).
+  typedef logic [DramAddrBits-1:0] dram_addr_t;
+  typedef logic [BytesBits-1:0] req_bytes_t;
+  typedef logic [BeatBits-1:0] beat_t;
+
+`ifndef SYNTHESIS
+  // Stops the simulation at elaboration when a block's configuration field is out of range.
+  function automatic void check_range(input string block, input string field, input int unsigned value,
+                                      input int unsigned min, input int unsigned max);
+    if (!(value >= min && value <= max))
+      $fatal(1, "%s: Cfg.%s = %0d outside %0d..%0d", block, field, value, min, max);
+  endfunction
+`endif
 
   // The configuration every module takes as its parameter Cfg (its values: flycol_cfg_pkg).
   typedef struct packed {

@@ -9,13 +9,9 @@ module dma #(
   localparam int unsigned Bus = Cfg.bus_elems,
   localparam int unsigned Cols = Cfg.cols,
   localparam int unsigned Rows = Cfg.rows,
-  localparam int unsigned IfmapAddrBits = $clog2((Cfg.ifmap_depth > 1) ? Cfg.ifmap_depth : 2),
-  localparam int unsigned WeightAddrBits = $clog2((Cfg.weight_depth > 1) ? Cfg.weight_depth : 2),
-  localparam int unsigned PsumAddrBits = $clog2((Cfg.psum_depth > 1) ? Cfg.psum_depth : 2),
-  // Memory port widths: DRAM byte address, request bytes (1..BEAT), one beat (lane j in [8*j +: 8]).
-  localparam int unsigned DramAddrBits = flycol_pkg::DramAddrBits,
-  localparam int unsigned BytesBits = $clog2(flycol_pkg::BeatBytes + 1),
-  localparam int unsigned BeatBits = flycol_pkg::BeatBytes * 8
+  localparam int unsigned IfmapAddrBits = flycol_pkg::index_bits(Cfg.ifmap_depth),
+  localparam int unsigned WeightAddrBits = flycol_pkg::index_bits(Cfg.weight_depth),
+  localparam int unsigned PsumAddrBits = flycol_pkg::index_bits(Cfg.psum_depth)
 ) (
   input  logic                      clk_i,           // clock
   input  logic                      rst_ni,          // asynchronous reset, active low
@@ -33,11 +29,11 @@ module dma #(
   output logic                      mem_req_valid_o, // a request is offered
   input  logic                      mem_req_ready_i, // the memory takes it (Moore output of the memory)
   output logic                      mem_req_write_o, // 1 write, 0 read
-  output logic [DramAddrBits-1:0]   mem_req_addr_o,  // byte address
-  output logic [BytesBits-1:0]      mem_req_bytes_o, // 1..BEAT, never across a BEAT boundary
-  output logic [BeatBits-1:0]       mem_req_wdata_o, // write data on the address's byte lanes
+  output flycol_pkg::dram_addr_t    mem_req_addr_o,  // byte address
+  output flycol_pkg::req_bytes_t    mem_req_bytes_o, // 1..BEAT, never across a BEAT boundary
+  output flycol_pkg::beat_t         mem_req_wdata_o, // write data on the address's byte lanes
   input  logic                      mem_rsp_valid_i, // read response (in order, cannot be refused)
-  input  logic [BeatBits-1:0]       mem_rsp_rdata_i, // read data on the request's byte lanes
+  input  flycol_pkg::beat_t         mem_rsp_rdata_i, // read data on the request's byte lanes
   // SRAM ports (docs/dev/rtl_conventions.md): req_o has a bit per buffer; we, addr, wdata and
   // wmask are shared by the two buffers of an SRAM and meaningful for the one whose req bit is
   // set. Words are flat vectors, element e in [e*W +: W].
@@ -65,9 +61,9 @@ module dma #(
   // Engine requests (Moore outputs of the engines) and the arbiter's answers.
   logic                                       ld_req_valid, ld_req_write, ld_req_fire, ld_rsp_valid;
   logic                                       ps_req_valid, ps_req_write, ps_req_fire, ps_rsp_valid;
-  logic [DramAddrBits-1:0]        ld_req_addr, ps_req_addr;
-  logic [BytesBits-1:0] ld_req_bytes, ps_req_bytes;
-  logic [BeatBits-1:0]         ld_req_wdata, ps_req_wdata;
+  flycol_pkg::dram_addr_t                     ld_req_addr, ps_req_addr;
+  flycol_pkg::req_bytes_t                     ld_req_bytes, ps_req_bytes;
+  flycol_pkg::beat_t                          ld_req_wdata, ps_req_wdata;
 
   load_engine #(
     .Cfg(Cfg)

@@ -7,12 +7,8 @@ module load_engine #(
   localparam int unsigned ElemBits = Cfg.elem_bits,
   localparam int unsigned Bus = Cfg.bus_elems,
   localparam int unsigned Cols = Cfg.cols,
-  localparam int unsigned IfmapAddrBits = $clog2((Cfg.ifmap_depth > 1) ? Cfg.ifmap_depth : 2),
-  localparam int unsigned WeightAddrBits = $clog2((Cfg.weight_depth > 1) ? Cfg.weight_depth : 2),
-  // Memory port widths: DRAM byte address, request bytes (1..BEAT), one beat (lane j in [8*j +: 8]).
-  localparam int unsigned DramAddrBits = flycol_pkg::DramAddrBits,
-  localparam int unsigned BytesBits = $clog2(flycol_pkg::BeatBytes + 1),
-  localparam int unsigned BeatBits = flycol_pkg::BeatBytes * 8
+  localparam int unsigned IfmapAddrBits = flycol_pkg::index_bits(Cfg.ifmap_depth),
+  localparam int unsigned WeightAddrBits = flycol_pkg::index_bits(Cfg.weight_depth)
 ) (
   input  logic                      clk_i,          // clock
   input  logic                      rst_ni,         // asynchronous reset, active low
@@ -24,12 +20,12 @@ module load_engine #(
   // Memory request (Moore) and responses, through the memory arbiter.
   output logic                      req_valid_o,    // a read request
   output logic                      req_write_o,    // always 0: the LD engine only reads
-  output logic [DramAddrBits-1:0]   req_addr_o,     // byte address
-  output logic [BytesBits-1:0]      req_bytes_o,    // 1..BEAT (0 without a request)
-  output logic [BeatBits-1:0]       req_wdata_o,    // always 0
+  output flycol_pkg::dram_addr_t    req_addr_o,     // byte address
+  output flycol_pkg::req_bytes_t    req_bytes_o,    // 1..BEAT (0 without a request)
+  output flycol_pkg::beat_t         req_wdata_o,    // always 0
   input  logic                      req_fire_i,     // the request is taken this cycle
   input  logic                      rsp_valid_i,    // a read response for this engine
-  input  logic [BeatBits-1:0]       rsp_rdata_i,    // its data: byte lane j in [8*j +: 8]
+  input  flycol_pkg::beat_t         rsp_rdata_i,    // its data: byte lane j in [8*j +: 8]
   // ifmap SRAM, write only (no read data). req_o has a bit per buffer; the rest is shared by
   // both buffers and meaningful for the one whose req bit is set.
   output logic [1:0]                ifmap_req_o,    // bit b: access buffer b this cycle
@@ -49,7 +45,7 @@ module load_engine #(
   localparam int unsigned WordElems = (Bus > Cols) ? Bus : Cols;
   localparam int unsigned MaxDepth = (Cfg.ifmap_depth > Cfg.weight_depth) ? Cfg.ifmap_depth
                                                                           : Cfg.weight_depth;
-  localparam int unsigned AddrBits = $clog2((MaxDepth > 1) ? MaxDepth : 2);
+  localparam int unsigned AddrBits = flycol_pkg::index_bits(MaxDepth);
   localparam int unsigned CountBits = $clog2(((WordElems > flycol_pkg::BeatBytes) ? WordElems
                                                                                  : flycol_pkg::BeatBytes) + 1);
 

@@ -5,43 +5,38 @@
 // No Cfg parameter: nothing here depends on the configuration (the memory port is fixed by
 // flycol_pkg), and an unused parameter would need a lint waiver. Beats are flat vectors (byte
 // lane j in bits [8*j +: 8]) because Yosys 0.23 reads no multi-dimensional packed ports.
-module mem_arbiter #(
-  // Memory port widths: DRAM byte address, request bytes (1..BEAT), one beat (lane j in [8*j +: 8]).
-  localparam int unsigned DramAddrBits = flycol_pkg::DramAddrBits,
-  localparam int unsigned BytesBits = $clog2(flycol_pkg::BeatBytes + 1),
-  localparam int unsigned BeatBits = flycol_pkg::BeatBytes * 8
-) (
+module mem_arbiter (
   input  logic                    clk_i,           // clock
   input  logic                    rst_ni,          // asynchronous reset, active low
   // Requester 0: the LD engine (Moore request).
   input  logic                    ld_req_valid_i,  // a request
   input  logic                    ld_req_write_i,  // 1 write, 0 read
-  input  logic [DramAddrBits-1:0] ld_req_addr_i,   // byte address
-  input  logic [BytesBits-1:0]    ld_req_bytes_i,  // 1..BEAT
-  input  logic [BeatBits-1:0]     ld_req_wdata_i,  // write data on the address's byte lanes
+  input  flycol_pkg::dram_addr_t  ld_req_addr_i,   // byte address
+  input  flycol_pkg::req_bytes_t  ld_req_bytes_i,  // 1..BEAT
+  input  flycol_pkg::beat_t       ld_req_wdata_i,  // write data on the address's byte lanes
   output logic                    ld_req_fire_o,   // the LD request is taken this cycle
   output logic                    ld_rsp_valid_o,  // this cycle's read response is the LD engine's
   // Requester 1: the PS engine (Moore request).
   input  logic                    ps_req_valid_i,  // a request
   input  logic                    ps_req_write_i,  // 1 write, 0 read
-  input  logic [DramAddrBits-1:0] ps_req_addr_i,   // byte address
-  input  logic [BytesBits-1:0]    ps_req_bytes_i,  // 1..BEAT
-  input  logic [BeatBits-1:0]     ps_req_wdata_i,  // write data on the address's byte lanes
+  input  flycol_pkg::dram_addr_t  ps_req_addr_i,   // byte address
+  input  flycol_pkg::req_bytes_t  ps_req_bytes_i,  // 1..BEAT
+  input  flycol_pkg::beat_t       ps_req_wdata_i,  // write data on the address's byte lanes
   output logic                    ps_req_fire_o,   // the PS request is taken this cycle
   output logic                    ps_rsp_valid_o,  // this cycle's read response is the PS engine's
   // Memory port (section 7.1). Ready and the response are Moore outputs of the memory.
   output logic                    mem_req_valid_o, // a request is offered
   input  logic                    mem_req_ready_i, // the memory takes it this cycle
   output logic                    mem_req_write_o, // 1 write, 0 read
-  output logic [DramAddrBits-1:0] mem_req_addr_o,  // byte address
-  output logic [BytesBits-1:0]    mem_req_bytes_o, // 1..BEAT, never across a BEAT boundary
-  output logic [BeatBits-1:0]     mem_req_wdata_o, // write data on the address's byte lanes
+  output flycol_pkg::dram_addr_t  mem_req_addr_o,  // byte address
+  output flycol_pkg::req_bytes_t  mem_req_bytes_o, // 1..BEAT, never across a BEAT boundary
+  output flycol_pkg::beat_t       mem_req_wdata_o, // write data on the address's byte lanes
   input  logic                    mem_rsp_valid_i  // a read response (cannot be refused)
 );
 
   localparam int unsigned OrderDepth = 2 * flycol_pkg::ChunkQueueDepth;
   localparam int unsigned LaneBits = $clog2(flycol_pkg::BeatBytes);      // byte lane in a beat
-  localparam int unsigned SumBits = BytesBits + 1;                        // lane + bytes
+  localparam int unsigned SumBits = flycol_pkg::BytesBits + 1;                      // lane + bytes
 
   // Requester granted last: 1 = PS. Reset to 1 so that LD wins the first conflict; it only moves
   // when a request fires, so a requester refused by the memory keeps its turn.

@@ -6,11 +6,7 @@ module psum_engine #(
   // Derived: accumulator bits, psum word (ROWS) in elements, address bits.
   localparam int unsigned AccBits = Cfg.acc_bits,
   localparam int unsigned Rows = Cfg.rows,
-  localparam int unsigned PsumAddrBits = $clog2((Cfg.psum_depth > 1) ? Cfg.psum_depth : 2),
-  // Memory port widths: DRAM byte address, request bytes (1..BEAT), one beat (lane j in [8*j +: 8]).
-  localparam int unsigned DramAddrBits = flycol_pkg::DramAddrBits,
-  localparam int unsigned BytesBits = $clog2(flycol_pkg::BeatBytes + 1),
-  localparam int unsigned BeatBits = flycol_pkg::BeatBytes * 8
+  localparam int unsigned PsumAddrBits = flycol_pkg::index_bits(Cfg.psum_depth)
 ) (
   input  logic                      clk_i,        // clock
   input  logic                      rst_ni,       // asynchronous reset, active low
@@ -22,12 +18,12 @@ module psum_engine #(
   // Memory request (Moore) and responses, through the memory arbiter.
   output logic                      req_valid_o,  // a request
   output logic                      req_write_o,  // 1 write (store), 0 read (load)
-  output logic [DramAddrBits-1:0]   req_addr_o,   // byte address
-  output logic [BytesBits-1:0]      req_bytes_o,  // 1..BEAT (0 without a request)
-  output logic [BeatBits-1:0]       req_wdata_o,  // write data on the address's byte lanes
+  output flycol_pkg::dram_addr_t    req_addr_o,   // byte address
+  output flycol_pkg::req_bytes_t    req_bytes_o,  // 1..BEAT (0 without a request)
+  output flycol_pkg::beat_t         req_wdata_o,  // write data on the address's byte lanes
   input  logic                      req_fire_i,   // the request is taken this cycle
   input  logic                      rsp_valid_i,  // a read response for this engine
-  input  logic [BeatBits-1:0]       rsp_rdata_i,  // its data: byte lane j in [8*j +: 8]
+  input  flycol_pkg::beat_t         rsp_rdata_i,  // its data: byte lane j in [8*j +: 8]
   // Psum SRAM. req_o has a bit per buffer; we/addr/wdata/wmask are shared by both buffers and
   // meaningful for the one whose req bit is set; each buffer has its own read data.
   output logic [1:0]                psum_req_o,   // bit b: access buffer b this cycle
@@ -45,16 +41,16 @@ module psum_engine #(
   logic buf_q;  // the command's buffer, for both paths
 
   logic                                       l_start, l_busy, l_done, l_req_valid, l_wr;
-  logic [DramAddrBits-1:0]        l_req_addr;
-  logic [BytesBits-1:0] l_req_bytes;
+  flycol_pkg::dram_addr_t         l_req_addr;
+  flycol_pkg::req_bytes_t l_req_bytes;
   logic [PsumAddrBits-1:0]                    l_wr_addr;
   logic [Rows*AccBits-1:0]                    l_wr_data;
   logic [Rows-1:0]                            l_wr_mask;
 
   logic                                       s_start, s_busy, s_done, s_req_valid, s_rd;
-  logic [DramAddrBits-1:0]        s_req_addr;
-  logic [BytesBits-1:0] s_req_bytes;
-  logic [BeatBits-1:0]         s_req_wdata;
+  flycol_pkg::dram_addr_t         s_req_addr;
+  flycol_pkg::req_bytes_t s_req_bytes;
+  flycol_pkg::beat_t           s_req_wdata;
   logic [PsumAddrBits-1:0]                    s_rd_addr;
 
   assign l_start = start_i && cmd_i.op == flycol_pkg::OpLoadPsums;

@@ -8,11 +8,11 @@ module store_stream #(
   parameter int unsigned ElemBits  = 16,    // element bits in DRAM and SRAM: 8, 16 or 32
   parameter int unsigned WordElems = 16,    // SRAM word in elements (1..64)
   parameter int unsigned Depth     = 1024,  // source buffer depth in words
-  localparam int unsigned AddrBits = $clog2((Depth > 1) ? Depth : 2),  // SRAM word address bits
+  localparam int unsigned AddrBits = flycol_pkg::index_bits(Depth),  // SRAM word address bits
   // Memory port widths: DRAM byte address, request bytes (1..BEAT), one beat (lane j in [8*j +: 8]).
   localparam int unsigned DramAddrBits = flycol_pkg::DramAddrBits,
-  localparam int unsigned BytesBits = $clog2(flycol_pkg::BeatBytes + 1),
-  localparam int unsigned BeatBits = flycol_pkg::BeatBytes * 8
+  localparam int unsigned BytesBits = flycol_pkg::BytesBits,
+  localparam int unsigned BeatBits = flycol_pkg::BeatBits
 ) (
   input  logic                          clk_i,       // clock
   input  logic                          rst_ni,      // asynchronous reset, active low

@@ -12,13 +12,13 @@ module stream_loader #(
   parameter int unsigned MaxDepth  = 1024,  // deepest destination buffer, in words
   // Derived: SRAM word address bits, and bits of the small counts (elements in a word, bytes in
   // a beat, and the sums of both).
-  localparam int unsigned AddrBits  = $clog2((MaxDepth > 1) ? MaxDepth : 2),
+  localparam int unsigned AddrBits  = flycol_pkg::index_bits(MaxDepth),
   localparam int unsigned CountBits = $clog2(((WordElems > flycol_pkg::BeatBytes) ? WordElems
                                                                                  : flycol_pkg::BeatBytes) + 1),
   // Memory port widths: DRAM byte address, request bytes (1..BEAT), one beat (lane j in [8*j +: 8]).
   localparam int unsigned DramAddrBits = flycol_pkg::DramAddrBits,
-  localparam int unsigned BytesBits = $clog2(flycol_pkg::BeatBytes + 1),
-  localparam int unsigned BeatBits = flycol_pkg::BeatBytes * 8
+  localparam int unsigned BytesBits = flycol_pkg::BytesBits,
+  localparam int unsigned BeatBits = flycol_pkg::BeatBits
 ) (
   input  logic                          clk_i,         // clock
   input  logic                          rst_ni,        // asynchronous reset, active low

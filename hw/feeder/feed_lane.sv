@@ -30,10 +30,10 @@ module feed_lane #(
   localparam int unsigned KBits = $clog2(M + 1);               // k, fill + k and group counts: 0..M
   localparam int unsigned NBits = $clog2(B + 1);               // n: 0..B
   localparam int unsigned CBits = ((KBits > NBits) ? KBits : NBits) + 1;  // k and n compared
-  localparam int unsigned FillBits = (M > 1) ? $clog2(M) : 1;  // fill: 0..M-1
+  localparam int unsigned FillBits = flycol_pkg::index_bits(M);  // fill: 0..M-1
   localparam int unsigned RegsN = (M > 1) ? M - 1 : 1;         // M = 1: one register, never written
   localparam int unsigned VBits = PB + B - 1;                  // pattern placed left of the word
-  localparam int unsigned ShBits = (VBits > 1) ? $clog2(VBits) : 1;
+  localparam int unsigned ShBits = flycol_pkg::index_bits(VBits);
   localparam int unsigned GroupBits = KBits + M * Eb;          // FIFO entry {count, elems[M]}
   localparam logic signed [ShiftBits-1:0] ShiftLo = -$signed(ShiftBits'(PB));
   localparam logic signed [ShiftBits-1:0] ShiftHi = $signed(ShiftBits'(B));
@@ -182,20 +182,15 @@ module feed_lane #(
 
 `ifndef SYNTHESIS
   initial begin
-    if (!(B >= flycol_pkg::CfgBusElemsMin && B <= flycol_pkg::CfgBusElemsMax))
-      $fatal(1, "feed_lane: Cfg.bus_elems = %0d outside %0d..%0d", B, flycol_pkg::CfgBusElemsMin,
-             flycol_pkg::CfgBusElemsMax);
-    if (!(PB >= flycol_pkg::CfgPatternBitsMin && PB <= flycol_pkg::CfgPatternBitsMax))
-      $fatal(1, "feed_lane: Cfg.pattern_bits = %0d outside %0d..%0d", PB, flycol_pkg::CfgPatternBitsMin,
-             flycol_pkg::CfgPatternBitsMax);
-    if (!(M >= flycol_pkg::CfgMMin && M <= flycol_pkg::CfgMMax))
-      $fatal(1, "feed_lane: Cfg.m = %0d outside %0d..%0d", M, flycol_pkg::CfgMMin, flycol_pkg::CfgMMax);
-    if (!(FD >= flycol_pkg::CfgLaneFifoDepthMin && FD <= flycol_pkg::CfgLaneFifoDepthMax))
-      $fatal(1, "feed_lane: Cfg.lane_fifo_depth = %0d outside %0d..%0d", FD, flycol_pkg::CfgLaneFifoDepthMin,
-             flycol_pkg::CfgLaneFifoDepthMax);
-    if (!(Eb >= flycol_pkg::CfgElemBitsMin && Eb <= flycol_pkg::CfgElemBitsMax))
-      $fatal(1, "feed_lane: Cfg.elem_bits = %0d outside %0d..%0d", Eb, flycol_pkg::CfgElemBitsMin,
-             flycol_pkg::CfgElemBitsMax);
+    flycol_pkg::check_range("feed_lane", "bus_elems", B, flycol_pkg::CfgBusElemsMin,
+                            flycol_pkg::CfgBusElemsMax);
+    flycol_pkg::check_range("feed_lane", "pattern_bits", PB, flycol_pkg::CfgPatternBitsMin,
+                            flycol_pkg::CfgPatternBitsMax);
+    flycol_pkg::check_range("feed_lane", "m", M, flycol_pkg::CfgMMin, flycol_pkg::CfgMMax);
+    flycol_pkg::check_range("feed_lane", "lane_fifo_depth", FD, flycol_pkg::CfgLaneFifoDepthMin,
+                            flycol_pkg::CfgLaneFifoDepthMax);
+    flycol_pkg::check_range("feed_lane", "elem_bits", Eb, flycol_pkg::CfgElemBitsMin,
+                            flycol_pkg::CfgElemBitsMax);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

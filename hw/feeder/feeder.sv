@@ -6,7 +6,7 @@ module feeder #(
   localparam int unsigned Rows = Cfg.rows,
   localparam int unsigned B = Cfg.bus_elems,
   localparam int unsigned Eb = Cfg.elem_bits,
-  localparam int unsigned AddrBits = (Cfg.ifmap_depth > 1) ? $clog2(Cfg.ifmap_depth) : 1
+  localparam int unsigned AddrBits = flycol_pkg::index_bits(Cfg.ifmap_depth)
 ) (
   input  logic                 clk_i,          // clock
   input  logic                 rst_ni,         // asynchronous reset, active low
@@ -30,7 +30,7 @@ module feeder #(
   localparam int unsigned PtrBits = AddrBits + Log2B;   // as in index_counters
   localparam int unsigned BBits = PtrBits + 1;           // sel_b: as index_counters' b_o
   localparam int unsigned LsBits = flycol_pkg::LaneStrideBits;
-  localparam int unsigned RowBits = (Rows > 1) ? $clog2(Rows) : 1;
+  localparam int unsigned RowBits = flycol_pkg::index_bits(Rows);
   localparam int unsigned LoBits = RowBits + LsBits;    // l*lane_stride < Rows*2^LsBits
   // s = b + l*lane_stride without overflow.
   localparam int unsigned SwBits = ((BBits > LoBits + 1) ? BBits : LoBits + 1) + 1;
@@ -139,11 +139,9 @@ module feeder #(
 
 `ifndef SYNTHESIS
   initial begin
-    if (!(Rows >= flycol_pkg::CfgRowsMin && Rows <= flycol_pkg::CfgRowsMax))
-      $fatal(1, "feeder: Cfg.rows = %0d outside %0d..%0d", Rows, flycol_pkg::CfgRowsMin, flycol_pkg::CfgRowsMax);
-    if (!(Eb >= flycol_pkg::CfgElemBitsMin && Eb <= flycol_pkg::CfgElemBitsMax))
-      $fatal(1, "feeder: Cfg.elem_bits = %0d outside %0d..%0d", Eb, flycol_pkg::CfgElemBitsMin,
-             flycol_pkg::CfgElemBitsMax);
+    flycol_pkg::check_range("feeder", "rows", Rows, flycol_pkg::CfgRowsMin, flycol_pkg::CfgRowsMax);
+    flycol_pkg::check_range("feeder", "elem_bits", Eb, flycol_pkg::CfgElemBitsMin,
+                            flycol_pkg::CfgElemBitsMax);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -5,7 +5,7 @@ module index_counters #(
   parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   localparam int unsigned Log2B = Cfg.log2_bus,
   localparam int unsigned PB = Cfg.pattern_bits,
-  localparam int unsigned AddrBits = (Cfg.ifmap_depth > 1) ? $clog2(Cfg.ifmap_depth) : 1,
+  localparam int unsigned AddrBits = flycol_pkg::index_bits(Cfg.ifmap_depth),
   // Element index into the buffer. A RUN that passes the start checks keeps every counter output,
   // their sum and the read pointer below IFD*B <= 2^PtrBits.
   localparam int unsigned PtrBits = AddrBits + Log2B,
@@ -227,19 +227,15 @@ module index_counters #(
 
 `ifndef SYNTHESIS
   initial begin
-    if (!(Cfg.rows >= flycol_pkg::CfgRowsMin && Cfg.rows <= flycol_pkg::CfgRowsMax))
-      $fatal(1, "index_counters: Cfg.rows = %0d outside %0d..%0d", Cfg.rows, flycol_pkg::CfgRowsMin,
-             flycol_pkg::CfgRowsMax);
+    flycol_pkg::check_range("index_counters", "rows", Cfg.rows, flycol_pkg::CfgRowsMin,
+                            flycol_pkg::CfgRowsMax);
     if (!(Cfg.bus_elems >= flycol_pkg::CfgBusElemsMin && Cfg.bus_elems <= flycol_pkg::CfgBusElemsMax &&
           Cfg.log2_bus <= flycol_pkg::CfgLog2BusMax && (1 << Cfg.log2_bus) == Cfg.bus_elems))
       $fatal(1, "index_counters: Cfg.bus_elems = %0d is not 2^log2_bus (%0d..%0d)", Cfg.bus_elems,
              flycol_pkg::CfgBusElemsMin, flycol_pkg::CfgBusElemsMax);
-    if (!(PB >= 1 && PB <= flycol_pkg::PatternBits))
-      $fatal(1, "index_counters: Cfg.pattern_bits = %0d outside 1..%0d", PB,
-             flycol_pkg::PatternBits);
-    if (!(Cfg.ifmap_depth >= flycol_pkg::CfgIfmapDepthMin && Cfg.ifmap_depth <= flycol_pkg::CfgIfmapDepthMax))
-      $fatal(1, "index_counters: Cfg.ifmap_depth = %0d outside %0d..%0d", Cfg.ifmap_depth,
-             flycol_pkg::CfgIfmapDepthMin, flycol_pkg::CfgIfmapDepthMax);
+    flycol_pkg::check_range("index_counters", "pattern_bits", PB, 1, flycol_pkg::PatternBits);
+    flycol_pkg::check_range("index_counters", "ifmap_depth", Cfg.ifmap_depth, flycol_pkg::CfgIfmapDepthMin,
+                            flycol_pkg::CfgIfmapDepthMax);
   end
 
   // hw::IndexCounters::check_run on the RUN being started: a compiler bug must not run silently.

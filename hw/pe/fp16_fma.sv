@@ -157,28 +157,13 @@ module fp16_fma (
     norm = mag;
     tight = 1'b1;
 
-    take[5] = (norm[37:6] == 32'd0) & (~tight | ls_max[5]);
-    if (take[5]) norm = {norm[5:0], 32'd0};
-    tight = tight & (take[5] == ls_max[5]);
-
-    take[4] = (norm[37:22] == 16'd0) & (~tight | ls_max[4]);
-    if (take[4]) norm = {norm[21:0], 16'd0};
-    tight = tight & (take[4] == ls_max[4]);
-
-    take[3] = (norm[37:30] == 8'd0) & (~tight | ls_max[3]);
-    if (take[3]) norm = {norm[29:0], 8'd0};
-    tight = tight & (take[3] == ls_max[3]);
-
-    take[2] = (norm[37:34] == 4'd0) & (~tight | ls_max[2]);
-    if (take[2]) norm = {norm[33:0], 4'd0};
-    tight = tight & (take[2] == ls_max[2]);
-
-    take[1] = (norm[37:36] == 2'd0) & (~tight | ls_max[1]);
-    if (take[1]) norm = {norm[35:0], 2'd0};
-    tight = tight & (take[1] == ls_max[1]);
-
-    take[0] = ~norm[37] & (~tight | ls_max[0]);
-    if (take[0]) norm = {norm[36:0], 1'b0};
+    // Stage k looks at the top 2^k bits, norm[37 -: 2^k], as norm >> (38 - 2^k): a part-select
+    // needs a constant width.
+    for (int k = 5; k >= 0; k--) begin
+      take[k] = ((norm >> (38 - (1 << k))) == 38'd0) & (~tight | ls_max[k]);
+      if (take[k]) norm = norm << (1 << k);
+      tight = tight & (take[k] == ls_max[k]);
+    end
 
     ls = take;
   end

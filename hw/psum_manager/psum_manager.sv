@@ -10,11 +10,11 @@ module psum_manager #(
   localparam int unsigned Cols = Cfg.cols,
   localparam int unsigned AccBits = Cfg.acc_bits,
   localparam int unsigned WordBits = Rows * AccBits,
-  localparam int unsigned ColBits = (Cols > 1) ? $clog2(Cols) : 1,
+  localparam int unsigned ColBits = flycol_pkg::index_bits(Cols),
   // unclaimed = preload words queued and not claimed: 0 .. PQD = 2*COLS (the queue's count width).
   localparam int unsigned UnclaimedBits = $clog2(2 * Cols + 1),
   // Same address width as hw/common/sram_bank.sv.
-  localparam int unsigned AddrBits = $clog2((Cfg.psum_depth > 1) ? Cfg.psum_depth : 2)
+  localparam int unsigned AddrBits = flycol_pkg::index_bits(Cfg.psum_depth)
 ) (
   input  logic                     clk_i,          // clock, rising edge
   input  logic                     rst_ni,         // asynchronous reset, active low

@@ -9,12 +9,9 @@ module flycol_top #(
   localparam int unsigned ElemBits = Cfg.elem_bits,
   localparam int unsigned AccBits = Cfg.acc_bits,
   localparam int unsigned Bus = Cfg.bus_elems,
-  localparam int unsigned IfmapAddrBits = $clog2((Cfg.ifmap_depth > 1) ? Cfg.ifmap_depth : 2),
-  localparam int unsigned WeightAddrBits = $clog2((Cfg.weight_depth > 1) ? Cfg.weight_depth : 2),
-  localparam int unsigned PsumAddrBits = $clog2((Cfg.psum_depth > 1) ? Cfg.psum_depth : 2),
-  localparam int unsigned DramAddrBits = flycol_pkg::DramAddrBits,
-  localparam int unsigned BytesBits = $clog2(flycol_pkg::BeatBytes + 1),
-  localparam int unsigned BeatBits = flycol_pkg::BeatBytes * 8,
+  localparam int unsigned IfmapAddrBits = flycol_pkg::index_bits(Cfg.ifmap_depth),
+  localparam int unsigned WeightAddrBits = flycol_pkg::index_bits(Cfg.weight_depth),
+  localparam int unsigned PsumAddrBits = flycol_pkg::index_bits(Cfg.psum_depth),
   localparam int unsigned WaitBits = flycol_pkg::WaitBits,
   localparam int unsigned CmdBits = flycol_pkg::CommandBits,
   localparam int unsigned GatedBits = $clog2(Rows * Cols + 1)
@@ -29,11 +26,11 @@ module flycol_top #(
   output logic                     mem_req_valid_o,  // a request is offered
   input  logic                     mem_req_ready_i,  // the memory takes it (Moore output of the memory)
   output logic                     mem_req_write_o,  // 1 write, 0 read
-  output logic [DramAddrBits-1:0]  mem_req_addr_o,   // byte address
-  output logic [BytesBits-1:0]     mem_req_bytes_o,  // 1..BEAT bytes, never across a BEAT boundary
-  output logic [BeatBits-1:0]      mem_req_wdata_o,  // write data on the address's byte lanes
+  output flycol_pkg::dram_addr_t   mem_req_addr_o,   // byte address
+  output flycol_pkg::req_bytes_t   mem_req_bytes_o,  // 1..BEAT bytes, never across a BEAT boundary
+  output flycol_pkg::beat_t        mem_req_wdata_o,  // write data on the address's byte lanes
   input  logic                     mem_rsp_valid_i,  // read response, in order, cannot be refused
-  input  logic [BeatBits-1:0]      mem_rsp_rdata_i,  // read data on the request's byte lanes
+  input  flycol_pkg::beat_t        mem_rsp_rdata_i,  // read data on the request's byte lanes
   // Status
   output logic                     idle_o,           // all queues empty and all engines idle (Moore)
   output logic [3*WaitBits-1:0]    done_count_o,     // commands completed by LD, EX, PS (slice e)
@@ -134,7 +131,7 @@ module flycol_top #(
 
   // ---- EX engine -----------------------------------------------------------------------------
   localparam int unsigned UnclaimedBits = $clog2(2 * Cols + 1);
-  localparam int unsigned ColBits = (Cols > 1) ? $clog2(Cols) : 1;
+  localparam int unsigned ColBits = flycol_pkg::index_bits(Cols);
 
   logic                      seq_busy, run_done;
   logic                      tok_valid, tok_swap, tok_window, pop, claim;

@@ -10,7 +10,7 @@ module weight_fetcher #(
   localparam int unsigned ElemBits = Cfg.elem_bits,
   localparam int unsigned WordBits = Cols * ElemBits,
   // Same address width as hw/common/sram_bank.sv.
-  localparam int unsigned AddrBits = $clog2((Cfg.weight_depth > 1) ? Cfg.weight_depth : 2)
+  localparam int unsigned AddrBits = flycol_pkg::index_bits(Cfg.weight_depth)
 ) (
   input  logic                 clk_i,           // clock, rising edge
   input  logic                 rst_ni,          // asynchronous reset, active low

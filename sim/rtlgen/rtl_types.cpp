@@ -170,6 +170,9 @@ std::string generate_flycol_pkg() {
       {"PatternBits", fb::kPattern},
   };
   for (const auto& [name, value] : constants) localparam(name, value);
+  // Widths derived from the constants above, written once here rather than in every module header.
+  s += "  localparam int unsigned BytesBits = $clog2(BeatBytes + 1);  // a memory request's bytes, 1..BEAT\n";
+  s += "  localparam int unsigned BeatBits = BeatBytes * 8;  // one memory beat, byte lane j in [8*j +: 8]\n";
   // The range each configuration field may take (the models' capacities, hw::kHwParamFields):
   // the blocks check their Cfg against these at elaboration.
   for (const auto& h : hw::kHwParamFields) {
@@ -179,6 +182,29 @@ std::string generate_flycol_pkg() {
     localparam("Cfg" + camel + "Max", h.max);
   }
   s += "  /* verilator lint_on UNUSEDPARAM */\n\n";
+  // The one formula for the width of an index (an SRAM word address, a column, a FIFO slot) and the
+  // memory port's types, so that the module headers do not each derive them again. The function is
+  // assigned to its name and returns logic: Yosys 0.23 reads neither `return` there nor a function
+  // returning int unsigned.
+  s += "  // Bits of an index 0..n-1, at least 1 (a one-word buffer still has an address port).\n";
+  s += "  function automatic logic [31:0] index_bits(input logic [31:0] n);\n";
+  s += "    index_bits = $clog2((n > 1) ? n : 2);\n";
+  s += "  endfunction\n\n";
+  s += "  // The memory port (docs/microarchitecture.md 7.1): a DRAM byte address, a request's bytes\n";
+  s += "  // (1..BEAT) and one beat (byte lane j in [8*j +: 8]).\n";
+  s += "  typedef logic [DramAddrBits-1:0] dram_addr_t;\n";
+  s += "  typedef logic [BytesBits-1:0] req_bytes_t;\n";
+  s += "  typedef logic [BeatBits-1:0] beat_t;\n\n";
+  // The range check every block makes of its Cfg fields at elaboration, with one message format.
+  // Simulation only: Yosys defines SYNTHESIS and would not read the string arguments.
+  s += "`ifndef SYNTHESIS\n";
+  s += "  // Stops the simulation at elaboration when a block's configuration field is out of range.\n";
+  s += "  function automatic void check_range(input string block, input string field, input int unsigned value,\n";
+  s += "                                      input int unsigned min, input int unsigned max);\n";
+  s += "    if (!(value >= min && value <= max))\n";
+  s += "      $fatal(1, \"%s: Cfg.%s = %0d outside %0d..%0d\", block, field, value, min, max);\n";
+  s += "  endfunction\n";
+  s += "`endif\n\n";
   s += "  // The configuration every module takes as its parameter Cfg (its values: flycol_cfg_pkg).\n";
   s += struct_text("cfg_t", config_fields());
   s += "\n";
