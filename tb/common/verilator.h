@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
 #include <verilated.h>
 
 #include "tb/common/check.h"
@@ -92,6 +93,12 @@ private:
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Model> m_;
 };
+
+// Says that the RTL assertion messages that follow are expected: the bench offers inputs the
+// block must refuse (`what`, e.g. "directed protocol errors").
+inline void expect_rtl_assertions(const char* bench, const char* what) {
+  fmt::print("{}: {}; the RTL assertion messages below are expected\n", bench, what);
+}
 
 // A packed-array port (`logic [N*W-1:0]`, element i in bits [i*W +: W]) is a CData/SData/IData/QData
 // integer or a VlWide word array depending on its width; these read and write one field of either.

@@ -496,9 +496,7 @@ public:
     dut_->eval();
     for (int e = 0; e < kEngines; ++e) r.done[e] = std::int64_t(tb::get_bits(dut_->done_count_o, e * 32, 32));
   }
-  void expect_refusals_begin() {
-    fmt::print("controller_rtl_tb: directed illegal thresholds; the RTL assertion messages below are expected\n");
-  }
+  void expect_refusals_begin() { tb::expect_rtl_assertions("controller_rtl_tb", "directed illegal thresholds"); }
   void expect_refusals_end() {}
   Verdict offer_once(const Drive& d) {
     drive(d);

@@ -872,9 +872,7 @@ public:
         if ((req[k] >> b) & 1u) m |= 1u << (2 * k + b) | (we[k] ? 1u << (6 + 2 * k + b) : 0u);
     return true;
   }
-  void expect_refusals_begin() {
-    fmt::print("dma_rtl_tb: directed bad descriptors; the RTL assertion messages below are expected\n");
-  }
+  void expect_refusals_begin() { tb::expect_rtl_assertions("dma_rtl_tb", "directed bad descriptors"); }
   void expect_refusals_end() {}
 
 private:

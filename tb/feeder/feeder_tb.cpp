@@ -515,9 +515,7 @@ public:
   bool fault() { return dut_.fault(); }
   std::uint64_t stalls() const { return stalls_; }
   bool stat_reads(std::uint64_t&) const { return false; }
-  void expect_refusals_begin() {
-    fmt::print("feeder_rtl_tb: directed protocol errors; the RTL assertion messages below are expected\n");
-  }
+  void expect_refusals_begin() { tb::expect_rtl_assertions("feeder_rtl_tb", "directed protocol errors"); }
   void expect_refusals_end() {}
   bool refuses(bool start, const RunDesc* run, bool pop) {
     drive(start, run, pop, true);

@@ -422,8 +422,7 @@ private:
 
 class RtlView {
 public:
-  RtlView(const HwParams& p, std::uint64_t seed)
-      : p_(p), mem_(p.psum_depth, p.rows), dut_(seed) {}
+  RtlView(const HwParams& p, std::uint64_t seed) : dut_(seed), p_(p), mem_(p.psum_depth, p.rows) {}
   void drive(const Drive& d) {
     dut_->rst_ni = d.rst_n;
     dut_->start_i = d.start;
@@ -460,9 +459,7 @@ public:
   acc_t peek(int a, int e) { return mem_.at(a, e); }
   void poke(int a, int e, acc_t v) { mem_.at(a, e) = v; }
   bool stats(std::uint64_t&, std::uint64_t&, std::uint64_t&) const { return false; }
-  void expect_refusals_begin() {
-    fmt::print("psum_manager_rtl_tb: directed protocol errors; the RTL assertion messages below are expected\n");
-  }
+  void expect_refusals_begin() { tb::expect_rtl_assertions("psum_manager_rtl_tb", "directed protocol errors"); }
   void expect_refusals_end() {}
   bool offer_once(const Drive& d) {
     drive(d);
@@ -472,9 +469,9 @@ public:
   }
 
 private:
-  HwParams p_;
-  PortMemory mem_;
   tb::Dut<FLYCOL_VTOP> dut_;
+  HwParams p_;
+  PortMemory mem_;  // the psum SRAM behind the port
 };
 
 #else

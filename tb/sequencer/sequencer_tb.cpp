@@ -417,9 +417,7 @@ public:
   }
   void edge(const Drive&) { dut_.edge(); }
   bool fault() { return dut_.fault(); }
-  void expect_refusals_begin() {
-    fmt::print("sequencer_rtl_tb: directed protocol errors; the RTL assertion messages below are expected\n");
-  }
+  void expect_refusals_begin() { tb::expect_rtl_assertions("sequencer_rtl_tb", "directed protocol errors"); }
   void expect_refusals_end() {}
   bool offer_once(const Drive& d) {
     drive(d);

@@ -272,8 +272,7 @@ private:
 
 class RtlView {
 public:
-  RtlView(const HwParams& p, Image& img, std::uint64_t seed)
-      : p_(p), img_(img), dut_(seed) {
+  RtlView(const HwParams& p, Image& img, std::uint64_t seed) : dut_(seed), p_(p), img_(img) {
     port_.rdata.assign(std::size_t(p.cols), 0);
   }
   void drive(const Drive& d) {
@@ -306,9 +305,7 @@ public:
   std::uint64_t reads() const { return port_.reads; }
   bool stat_reads(std::uint64_t&) const { return false; }  // counted by the port model above
   void poke(int, int, word_elem_t) {}                       // the port reads the image itself
-  void expect_refusals_begin() {
-    fmt::print("weight_fetcher_rtl_tb: directed protocol errors; the RTL assertion messages below are expected\n");
-  }
+  void expect_refusals_begin() { tb::expect_rtl_assertions("weight_fetcher_rtl_tb", "directed protocol errors"); }
   void expect_refusals_end() {}
   bool offer_once(const Drive& d) {
     drive(d);
@@ -318,11 +315,11 @@ public:
   }
 
 private:
-  HwParams p_;
-  Image& img_;
-  PortModel port_;
-  std::string bad_port_;
   tb::Dut<FLYCOL_VTOP> dut_;
+  HwParams p_;
+  Image& img_;           // the weight SRAM's contents, read through port_
+  PortModel port_;
+  std::string bad_port_;  // what the last edge did wrong on the port, if anything
 };
 
 #else

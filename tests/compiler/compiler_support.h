@@ -64,6 +64,16 @@ inline std::int64_t interpreter_cost(const Layer& l, const hw::HwParams& hw) {
   return std::int64_t(l.n) * kpad * l.ho() * wpad * l.c * l.ky * l.kx;
 }
 
+// Random sizes in the ranges of the brief: N 1-2 and C, H, W, K 1-40 (the kernel, strides,
+// dilations and padding are the caller's).
+inline void random_sizes(std::mt19937_64& rng, Layer& l) {
+  l.n = uniform(rng, 1, 2);
+  l.c = uniform(rng, 1, 40);
+  l.h = uniform(rng, 1, 40);
+  l.w = uniform(rng, 1, 40);
+  l.k = uniform(rng, 1, 40);
+}
+
 // A random layer in the ranges of the brief (C, H, W, K 1-40, kernels 1x1..7x7, strides and
 // dilations 1-4, padding 0..extent-1 per side, N 1-2) whose interpretation costs at most `budget`.
 // With full_padding, padding goes up to the extent (the most the layer validator allows), so that
@@ -73,11 +83,7 @@ inline Layer random_layer(std::mt19937_64& rng, const hw::HwParams& hw, std::int
   for (;;) {
     Layer l;
     l.name = fmt::format("random{}", index);
-    l.n = uniform(rng, 1, 2);
-    l.c = uniform(rng, 1, 40);
-    l.h = uniform(rng, 1, 40);
-    l.w = uniform(rng, 1, 40);
-    l.k = uniform(rng, 1, 40);
+    random_sizes(rng, l);
     l.ky = uniform(rng, 1, 7);
     l.kx = uniform(rng, 1, 7);
     l.sy = uniform(rng, 1, 4);

@@ -151,11 +151,7 @@ TEST_CASE("1x1 layers with skipped rows and flat contexts run correctly in every
     for (int i = 0; i < 60; ++i) {
       Layer l;
       l.name = fmt::format("pointwise{}", i);
-      l.n = uniform(rng, 1, 2);
-      l.c = uniform(rng, 1, 40);
-      l.k = uniform(rng, 1, 40);
-      l.h = uniform(rng, 1, 40);
-      l.w = uniform(rng, 1, 40);
+      random_sizes(rng, l);
       l.sy = uniform(rng, 1, 4);
       l.sx = uniform(rng, 0, 1) ? l.sy : uniform(rng, 1, 4);
       l.pt = uniform(rng, 0, 1), l.pb = uniform(rng, 0, 1), l.pl = uniform(rng, 0, 1), l.pr = uniform(rng, 0, 1);
