@@ -92,18 +92,24 @@ private:
 };
 
 // Holds a view in reset for `cycles` cycles (the bench's Drive with rst_n low, the rest default),
-// stamping `log` with the bench's cycle count `cycle`, which it advances. A note says so.
-template <class Drive, class View>
-void hold_reset(View& v, MismatchLog& log, std::uint64_t& cycle, int cycles) {
+// stamping `log` with the bench's cycle count `cycle`, which it advances; `after_edge()` runs
+// after each edge (a check that nothing fired during reset). A note says so.
+template <class Drive, class View, class AfterEdge>
+void hold_reset(View& v, MismatchLog& log, std::uint64_t& cycle, int cycles, AfterEdge&& after_edge) {
   Drive d;
   d.rst_n = false;
   for (int i = 0; i < cycles; ++i) {
     log.at(cycle);
     v.drive(d);
     v.edge(d);
+    after_edge();
     ++cycle;
   }
   log.note("reset for {} cycles", cycles);
+}
+template <class Drive, class View>
+void hold_reset(View& v, MismatchLog& log, std::uint64_t& cycle, int cycles) {
+  hold_reset<Drive>(v, log, cycle, cycles, [] {});
 }
 
 // Whether `f()` throws an E (anything else escapes).

@@ -215,15 +215,9 @@ private:
   }
 
   void do_reset(int cycles) {
-    Drive d;
-    d.rst_n = false;
-    for (int i = 0; i < cycles; ++i) {
-      log_.at(cycle);
-      v_.drive(d);
-      v_.edge(d);
+    tb::hold_reset<Drive>(v_, log_, cycle, cycles, [&] {
       if (v_.fault()) log_.fail("{} during reset", v_.fault_name());
-      ++cycle;
-    }
+    });
     for (int e = 0; e < kEngines; ++e) {
       queue_[e].clear();
       done_cnt_[e] = accepted_[e] = 0;

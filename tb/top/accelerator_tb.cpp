@@ -108,13 +108,7 @@ int sc_main(int argc, char* argv[]) {
   if (!args.parse(argc, argv)) return 2;
   Config cfg;
   std::vector<Case> recorded;
-  try {
-    cfg = load_config_by_name_or_path(o.config);
-    if (!regressions.empty()) recorded = tb::read_regressions(regressions, cfg.name);
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "accelerator_tb: {}\n", e.what());
-    return 2;
-  }
+  if (!tb::load_layer_run("accelerator_tb", o, regressions, cfg, recorded)) return 2;
   fmt::print("accelerator_tb: config {} ({}x{} {}), seed {}, {} random layers, max {} MACs\n", cfg.name,
              cfg.array.rows, cfg.array.cols, arithmetic_info(cfg.arithmetic).name, args.seed, o.layers, o.max_macs);
   ScSimulation sim(hardware_params(cfg));

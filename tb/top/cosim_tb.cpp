@@ -87,13 +87,7 @@ int main(int argc, char** argv) {
   if (!args.parse(argc, argv)) return 2;
   Config cfg;
   std::vector<tb::Case> recorded;
-  try {
-    cfg = load_config_by_name_or_path(o.config);
-    if (!regressions.empty()) recorded = tb::read_regressions(regressions, cfg.name);
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "cosim_tb: {}\n", e.what());
-    return 2;
-  }
+  if (!tb::load_layer_run("cosim_tb", o, regressions, cfg, recorded)) return 2;
   fmt::print("cosim_tb: config {}, seed {}, {} random layers (max {} MACs), {} --x-initial seeds\n", cfg.name,
              args.seed, o.layers, o.max_macs, x_seeds);
   Totals t;

@@ -2,10 +2,10 @@
 #include "tb/top/layer_cases.h"
 
 #include <algorithm>
-#include <fstream>
-#include <stdexcept>
 #include <cstdio>
+#include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -104,6 +104,18 @@ std::vector<Case> read_regressions(const std::string& path, const std::string& c
     cases.push_back(c);
   }
   return cases;
+}
+
+bool load_layer_run(const std::string& bench, const LayerRunOptions& o, const std::string& regressions, Config& cfg,
+                    std::vector<Case>& recorded) {
+  try {
+    cfg = load_config_by_name_or_path(o.config);
+    if (!regressions.empty()) recorded = read_regressions(regressions, cfg.name);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "{}: {}\n", bench, e.what());
+    return false;
+  }
+  return true;
 }
 
 }  // namespace flycol::tb

@@ -56,6 +56,11 @@ struct LayerRunOptions {
   }
 };
 
+// The configuration of --config and the recorded cases for it in `regressions` (none when empty).
+// On an error prints it, prefixed with `bench`, and returns false (the bench exits with 2).
+bool load_layer_run(const std::string& bench, const LayerRunOptions& o, const std::string& regressions, Config& cfg,
+                    std::vector<Case>& recorded);
+
 // Compiles the case; forced tiles that do not fit the layer fall back to the compiler's choice.
 // Throws InputError when the configuration cannot run the layer at all.
 Program compile_case(const Case& c, const Config& cfg);

@@ -171,12 +171,8 @@ int sc_main(int argc, char* argv[]) {
   if (!args.parse(argc, argv)) return 2;
   a.seed = args.seed;
   Config cfg;
-  try {
-    cfg = load_config_by_name_or_path(a.run.config);
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "structural_tb: {}\n", e.what());
-    return 2;
-  }
+  std::vector<tb::Case> none;  // no recorded cases: the random ones compare the two tops
+  if (!tb::load_layer_run("structural_tb", a.run, "", cfg, none)) return 2;
   const hw::HwParams hwp = hardware_params(cfg);
 
   ScSimOptions so;
