@@ -25,6 +25,14 @@ namespace flycol::tb {
 FLYCOL_TB_RUN_PORTS(FLYCOL_TB_HAS_RUN)
 #undef FLYCOL_TB_HAS_RUN
 
+// The inputs of one cycle that every issue-stage block has: the reset, the RUN start and the RUN
+// fields (junk unless start). A bench's Drive derives from it and adds the block's own inputs;
+// put_run, ScRunInputs and hold_reset read these members.
+struct RunStartInputs {
+  bool rst_n = true, start = false;
+  hw::RunDesc run;
+};
+
 // Sets the run_<field>_i ports of a Verilated model from `r` (the loop counts are 16 bits).
 template <class Model>
 void put_run(Model& m, const hw::RunDesc& r) {

@@ -42,9 +42,8 @@ using namespace flycol::hw;
 namespace {
 
 // The inputs of one cycle.
-struct Drive {
-  bool rst_n = true, start = false, claim = false, pre_pop = false, res_valid = false;
-  RunDesc run;
+struct Drive : tb::RunStartInputs {
+  bool claim = false, pre_pop = false, res_valid = false;
   int res_col = 0;
   std::vector<acc_t> res_word;  // ROWS
 };

@@ -48,9 +48,8 @@ const char* kind_name(Kind k) {
 }
 
 // The inputs of one cycle.
-struct Drive {
-  bool rst_n = true, start = false, lanes = false, weight = false, finish = false;
-  RunDesc run;  // the fields on the run ports (junk unless start)
+struct Drive : tb::RunStartInputs {
+  bool lanes = false, weight = false, finish = false;
   int unclaimed = 0;
 };
 

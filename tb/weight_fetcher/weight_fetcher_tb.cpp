@@ -38,9 +38,8 @@ using namespace flycol::hw;
 namespace {
 
 // The inputs of one cycle.
-struct Drive {
-  bool rst_n = true, start = false, pop = false;
-  RunDesc run;
+struct Drive : tb::RunStartInputs {
+  bool pop = false;
 };
 
 // The weight SRAM as the bench sees it: the image, and the port of a view without a bank (read
