@@ -23,7 +23,7 @@ function(flycol_pe_arith_tb name)
                         INTERFACE_SYSTEM_INCLUDE_DIRECTORIES "${vl_includes}")
   add_executable(${name} ${ARG_TB})
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR})
-  target_link_libraries(${name} PRIVATE ${name}_rtl flycol_numerics Threads::Threads)
+  target_link_libraries(${name} PRIVATE ${name}_rtl flycol_numerics fmt::fmt Threads::Threads)
   flycol_target_warnings(${name})
 endfunction()
 

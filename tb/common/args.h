@@ -33,6 +33,7 @@ public:
   // Parses argv; on an unknown option or a missing value prints the usage and returns false.
   bool parse(int argc, char** argv) {
     exe_ = argc > 0 ? argv[0] : prog_;
+    default_seed_ = seed;
     for (int i = 1; i < argc; ++i) {
       const std::string a = argv[i];
       if (a == "--seed" && i + 1 < argc) {
@@ -60,7 +61,7 @@ public:
   void usage() const {
     std::string line = fmt::format("usage: {} [--seed N]", prog_);
     for (const Opt& o : opts_) line += o.kind == Kind::kFlag ? fmt::format(" [--{}]", o.name) : fmt::format(" [--{} X]", o.name);
-    fmt::print(stderr, "{}\n  --seed N: random seed (default 1)\n", line);
+    fmt::print(stderr, "{}\n  --seed N: random seed (default {})\n", line, default_seed_);
     for (const Opt& o : opts_) fmt::print(stderr, "  --{}: {}\n", o.name, o.help);
   }
 
@@ -71,7 +72,7 @@ public:
     return cmd + fmt::format(" --seed {}", seed);
   }
 
-  std::uint64_t seed = 1;
+  std::uint64_t seed = 1;  // a bench may set another default before parse()
 
 private:
   enum class Kind { kCount, kFlag, kText };
@@ -90,6 +91,7 @@ private:
   }
 
   std::string prog_, exe_;
+  std::uint64_t default_seed_ = 1;
   std::vector<Opt> opts_;
   std::vector<std::string> args_;  // as given, without --seed
 };

@@ -21,6 +21,7 @@
 #include "verilated.h"
 
 #include "base/numerics/fp16.h"
+#include "tb/common/args.h"
 
 namespace {
 
@@ -309,21 +310,14 @@ int run_exhaustive_mul() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  flycol::tb::Args args("fp16_fma_rtl_tb");
   bool exhaustive_mul = false;
   std::uint64_t count = 10'000'000;
-  std::uint64_t seed = 0x666C79636F6C;  // "flycol"
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--exhaustive-mul") {
-      exhaustive_mul = true;
-    } else if (arg == "--count" && i + 1 < argc) {
-      count = std::strtoull(argv[++i], nullptr, 0);
-    } else if (arg == "--seed" && i + 1 < argc) {
-      seed = std::strtoull(argv[++i], nullptr, 0);
-    } else {
-      std::fprintf(stderr, "usage: %s [--exhaustive-mul] [--count N] [--seed S]\n", argv[0]);
-      return 2;
-    }
-  }
-  return exhaustive_mul ? run_exhaustive_mul() : run_random(count, seed);
+  args.seed = 0x666C79636F6C;  // "flycol"
+  args.flag("exhaustive-mul", &exhaustive_mul, "all 2^32 operand pairs with c = -0 against fp16::mul")
+      .count("count", &count, "random triples (default 10 M)");
+  if (!args.parse(argc, argv)) return 2;
+  const int rc = exhaustive_mul ? run_exhaustive_mul() : run_random(count, args.seed);
+  if (rc != 0) std::printf("reproduce: %s\n", args.reproduce().c_str());
+  return rc;
 }

@@ -14,6 +14,7 @@
 #include "verilated.h"
 
 #include "base/numerics/int_mac.h"
+#include "tb/common/args.h"
 #include "tb/common/random.h"
 
 namespace {
@@ -100,19 +101,12 @@ class MacChecker {
 }  // namespace
 
 int main(int argc, char** argv) {
+  flycol::tb::Args args("int_mac_rtl_tb");
   std::uint64_t pairs16 = 1'000'000;
-  std::uint64_t seed = 0x666C79636F6C;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--pairs16" && i + 1 < argc) {
-      pairs16 = std::strtoull(argv[++i], nullptr, 0);
-    } else if (arg == "--seed" && i + 1 < argc) {
-      seed = std::strtoull(argv[++i], nullptr, 0);
-    } else {
-      std::fprintf(stderr, "usage: %s [--pairs16 N] [--seed S]\n", argv[0]);
-      return 2;
-    }
-  }
+  args.seed = 0x666C79636F6C;  // "flycol"
+  args.count("pairs16", &pairs16, "random int16 operand pairs (default 1 M)");
+  if (!args.parse(argc, argv)) return 2;
+  const std::uint64_t seed = args.seed;
 
   VerilatedContext ctx;
   MacChecker check(&ctx);
@@ -148,5 +142,7 @@ int main(int argc, char** argv) {
               "%llu mismatches, %.2f s\n",
               (unsigned long long)check.checked8(), (unsigned long long)check.checked16(), pairs.size(),
               (unsigned long long)check.mismatches(), secs);
-  return check.mismatches() == 0 ? 0 : 1;
+  if (check.mismatches() == 0) return 0;
+  std::printf("reproduce: %s\n", args.reproduce().c_str());
+  return 1;
 }
