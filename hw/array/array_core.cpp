@@ -84,6 +84,7 @@ ArrayCore::ArrayCore(const HwParams& p)
   if (nbuf_ > kMaxBufs) protocol_error("array", "too many windows in flight for the model's ring");
   if (fp_) fpool_.assign(std::size_t(nbuf_) * std::size_t(ms_), 0.0f);
   else ipool_.assign(std::size_t(nbuf_) * std::size_t(ms_), 0);
+  gated_line_.assign(std::size_t(rows_ + cols_ + kGatedSkew + 1), 0);
   reset();
 }
 
@@ -103,6 +104,8 @@ void ArrayCore::reset() {
   std::fill(std::begin(res_word_q_), std::end(res_word_q_), acc_t(0));
   in_pop_ = in_valid_ = in_swap_ = in_window_ = false;
   mac_tokens_ = gated_macs_ = 0;
+  std::fill(gated_line_.begin(), gated_line_.end(), 0u);
+  gated_pin_q_ = 0;
 }
 
 void ArrayCore::eval(const Token* token, const acc_t* pre_word) {
@@ -200,6 +203,26 @@ void ArrayCore::mac_int() {
   if (gating_) gated_macs_ += gated;
 }
 
+// The token's gated MACs by the edge on which the signal-level array applies them: PE(r,c) is
+// gated when its row's activation or its column's weight is zero (-0 included), and acts
+// kGatedSkew + r + c edges after this one.
+void ArrayCore::schedule_gated() {
+  if (!gating_) return;
+  const std::size_t n = gated_line_.size();
+  int zero_cols[kMaxCols];
+  int nz = 0;
+  for (int c = 0; c < cols_; ++c)
+    if (fp_ ? in_wf_[c] == 0.0f : in_wi_[c] == 0) zero_cols[nz++] = c;
+  const std::uint64_t first = cycle_q_ + std::uint64_t(kGatedSkew);
+  for (int r = 0; r < rows_; ++r) {
+    const bool row_zero = fp_ ? in_af_[r] == 0.0f : in_ai_[r] == 0;
+    if (row_zero)
+      for (int c = 0; c < cols_; ++c) ++gated_line_[(first + std::uint64_t(r + c)) % n];
+    else
+      for (int i = 0; i < nz; ++i) ++gated_line_[(first + std::uint64_t(r + zero_cols[i])) % n];
+  }
+}
+
 void ArrayCore::tick() {
   const int C = cols_, R = rows_;
   // Preload of this cycle first: the token of this cycle may swap it into the accumulators.
@@ -208,6 +231,13 @@ void ArrayCore::tick() {
     ++mac_tokens_;
     if (fp_) mac_fp16();
     else mac_int();
+    schedule_gated();
+  }
+  {
+    // What the PEs gate at this edge shows on the pin in the next cycle.
+    std::uint32_t& slot = gated_line_[cycle_q_ % gated_line_.size()];
+    gated_pin_q_ = slot;
+    slot = 0;
   }
   if (in_window_) {
     const int snap = in_swap_ ? acc_buf_ : res_buf_;

@@ -33,6 +33,12 @@ public:
 
   std::uint64_t mac_tokens() const { return mac_tokens_; }  // MAC steps applied
   std::uint64_t gated_macs() const { return gated_macs_; }  // PE MACs gated for a zero operand
+  // The signal-level array's gated_cnt_o of this cycle: PEs whose MAC step at the previous edge
+  // was gated. There PE(r,c) applies a token kGatedSkew + r + c edges after it is issued (the feed
+  // triangles), so a token's gated MACs spread over ROWS+COLS-1 cycles; this model applies the
+  // token at once and only times the count.
+  std::uint32_t gated_pin() const { return gated_pin_q_; }
+  static constexpr int kGatedSkew = 1;
   acc_t acc_bits(int r, int c) const;                       // accumulator of PE(r,c), for tests
 
 private:
@@ -42,6 +48,7 @@ private:
   void pop_preload();
   void mac_fp16();
   void mac_int();
+  void schedule_gated();
   acc_t out_bits(int buf, int r, int c) const;
 
   int rows_, cols_, ms_;
@@ -81,6 +88,9 @@ private:
   bool in_a_nonfinite_[kMaxRows]{};
   bool in_w_nonfinite_ = false;
   int in_w_zeros_ = 0;
+  // gated_pin(): gated PE MACs per future edge, a ring indexed by edge (cycle_q_) modulo its size.
+  std::vector<std::uint32_t> gated_line_;
+  std::uint32_t gated_pin_q_ = 0;
 
   std::uint64_t mac_tokens_ = 0, gated_macs_ = 0;
 };

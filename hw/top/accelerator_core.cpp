@@ -130,6 +130,10 @@ const AcceleratorCore::Out& AcceleratorCore::eval(const In& in) {
   out_.mem_req_valid = arb_.mem_req_valid();
   out_.mem_req = arb_.mem_req();
   out_.idle = co.idle;
+  for (int e = 0; e < 3; ++e) out_.done_count[e] = ctrl_.done_count(Engine(e));
+  out_.run_active = seq_.busy();
+  out_.cycle_kind = kind_;
+  out_.gated = array_.gated_pin();
   return out_;
 }
 

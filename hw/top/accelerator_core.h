@@ -54,6 +54,13 @@ public:
     bool mem_req_valid = false;
     MemReq mem_req;
     bool idle = false;
+    // Status and statistic pins of flycol_top (section 13), the values of this cycle after eval():
+    // commands completed per engine (LD, EX, PS), a RUN active, the issue stage's cycle class and
+    // the PE MACs gated at the previous clock edge.
+    std::uint32_t done_count[3] = {0, 0, 0};
+    bool run_active = false;
+    SequencerCore::CycleKind cycle_kind = SequencerCore::CycleKind::none;
+    std::uint32_t gated = 0;
   };
 
   explicit AcceleratorCore(const HwParams& p);

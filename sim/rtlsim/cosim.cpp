@@ -58,6 +58,41 @@ bool same_request(const hw::MemReq& a, const hw::MemReq& b) {
   return true;
 }
 
+// Every output of flycol_top in one cycle, as either side presents it after eval().
+struct TopPins {
+  bool cmd_ready = false, mem_req_valid = false, idle = false, run_active = false;
+  hw::MemReq mem_req;  // meaningful while mem_req_valid
+  std::uint32_t done_count[3] = {0, 0, 0};
+  int cycle_kind = 0;
+  std::uint32_t gated = 0;
+};
+
+// The first pin on which the two sides differ, in the port order of flycol_top.sv; the request's
+// fields are compared while it is valid (they are don't-care otherwise) and the write data on the
+// request's own byte lanes only. Returns false when every pin agrees.
+bool first_difference(const TopPins& a, const TopPins& b, std::string& pin, std::string& va, std::string& vb) {
+  auto differ = [&](const char* name, auto x, auto y) {
+    if (x == y) return false;
+    pin = name;
+    va = fmt::format("{}", x);
+    vb = fmt::format("{}", y);
+    return true;
+  };
+  if (differ("cmd_ready_o", a.cmd_ready, b.cmd_ready) || differ("mem_req_valid_o", a.mem_req_valid, b.mem_req_valid))
+    return true;
+  if (a.mem_req_valid && !same_request(a.mem_req, b.mem_req)) {
+    pin = "mem_req_write_o/addr_o/bytes_o/wdata_o";
+    va = req_text(a.mem_req);
+    vb = req_text(b.mem_req);
+    return true;
+  }
+  static const char* const kDone[3] = {"done_count_o[LD]", "done_count_o[EX]", "done_count_o[PS]"};
+  for (int e = 0; e < 3; ++e)
+    if (differ(kDone[e], a.done_count[e], b.done_count[e])) return true;
+  return differ("idle_o", a.idle, b.idle) || differ("run_active_o", a.run_active, b.run_active) ||
+         differ("cycle_kind_o", a.cycle_kind, b.cycle_kind) || differ("gated_cnt_o", a.gated, b.gated);
+}
+
 constexpr int kResetCycles = 3;
 
 // Runs the program; `trace_rtl` only changes whether the RTL writes a VCD.
@@ -103,13 +138,11 @@ CosimResult run(const Program& prog, const ConvOperands& ops, const DramTiming& 
   std::uint64_t stop_at = ~0ull;
   const hw::Command no_cmd{};
   for (std::uint64_t cycle = 0; !(env_sc.done && env_rtl.done) && cycle < stop_at; ++cycle) {
-    bool sc_ready = false, sc_valid = false, rtl_ready = false, rtl_valid = false, sc_idle = false, rtl_idle = false;
-    hw::MemReq sc_req, rtl_req;
+    TopPins sc_pins, rtl_pins;
 
     if (!env_sc.done) {
       const auto t0 = now();
-      sc_idle = sc->idle();
-      if (env_sc.next_cmd == cmds.size() && sc_idle) {
+      if (env_sc.next_cmd == cmds.size() && sc->idle()) {
         env_sc.done = true;
         env_sc.end_cycle = cycle;
       } else {
@@ -122,9 +155,14 @@ CosimResult run(const Program& prog, const ConvOperands& ops, const DramTiming& 
         in.mem_rsp_valid = d.rsp_valid();
         if (in.mem_rsp_valid) in.mem_rsp = d.rsp();
         const hw::AcceleratorCore::Out& out = sc->eval(in);
-        sc_ready = out.cmd_ready;
-        sc_valid = out.mem_req_valid;
-        sc_req = out.mem_req;
+        sc_pins.cmd_ready = out.cmd_ready;
+        sc_pins.mem_req_valid = out.mem_req_valid;
+        sc_pins.mem_req = out.mem_req;
+        sc_pins.idle = out.idle;
+        for (int e = 0; e < 3; ++e) sc_pins.done_count[e] = out.done_count[e];
+        sc_pins.run_active = out.run_active;
+        sc_pins.cycle_kind = int(out.cycle_kind);
+        sc_pins.gated = out.gated;
         if (in.cmd_valid && out.cmd_ready) ++env_sc.next_cmd;
         d.end_cycle(out.mem_req_valid && in.mem_req_ready ? &out.mem_req : nullptr);
         sc->tick();
@@ -133,8 +171,7 @@ CosimResult run(const Program& prog, const ConvOperands& ops, const DramTiming& 
     }
     if (!env_rtl.done) {
       const auto t0 = now();
-      rtl_idle = rtl->idle();
-      if (env_rtl.next_cmd == cmds.size() && rtl_idle) {
+      if (env_rtl.next_cmd == cmds.size() && rtl->idle()) {
         env_rtl.done = true;
         env_rtl.end_cycle = cycle;
       } else {
@@ -144,13 +181,18 @@ CosimResult run(const Program& prog, const ConvOperands& ops, const DramTiming& 
         rtl->set_cmd(cmd_valid, cmd_valid ? cmds[env_rtl.next_cmd] : no_cmd);
         rtl->set_mem(d.req_ready(), d.rsp_valid(), d.rsp_valid() ? d.rsp() : hw::MemRsp{});
         rtl->eval();
-        res.rtl_mac_cycles += rtl->cycle_kind() == 1;  // SequencerCore::CycleKind::Mac
-        rtl_ready = rtl->cmd_ready();
-        rtl_valid = rtl->mem_req_valid();
-        if (rtl_valid) rtl_req = rtl->mem_req();
-        const bool fired = rtl_valid && d.req_ready();
-        if (cmd_valid && rtl_ready) ++env_rtl.next_cmd;
-        d.end_cycle(fired ? &rtl_req : nullptr);
+        rtl_pins.cmd_ready = rtl->cmd_ready();
+        rtl_pins.mem_req_valid = rtl->mem_req_valid();
+        if (rtl_pins.mem_req_valid) rtl_pins.mem_req = rtl->mem_req();
+        rtl_pins.idle = rtl->idle();
+        for (int e = 0; e < 3; ++e) rtl_pins.done_count[e] = rtl->done_count(e);
+        rtl_pins.run_active = rtl->run_active();
+        rtl_pins.cycle_kind = rtl->cycle_kind();
+        rtl_pins.gated = std::uint32_t(rtl->gated());
+        res.rtl_mac_cycles += rtl_pins.cycle_kind == int(hw::SequencerCore::CycleKind::mac);
+        const bool fired = rtl_pins.mem_req_valid && d.req_ready();
+        if (cmd_valid && rtl_pins.cmd_ready) ++env_rtl.next_cmd;
+        d.end_cycle(fired ? &rtl_pins.mem_req : nullptr);
         rtl->clock();
       }
       wall_rtl += std::chrono::duration<double>(now() - t0).count();
@@ -165,12 +207,8 @@ CosimResult run(const Program& prog, const ConvOperands& ops, const DramTiming& 
       if (env_sc.done != env_rtl.done)
         diverge("idle_o (end of the run)", env_sc.done ? "finished" : "running", env_rtl.done ? "finished" : "running");
       else if (!env_sc.done) {
-        if (sc_idle != rtl_idle) diverge("idle_o", fmt::format("{}", sc_idle), fmt::format("{}", rtl_idle));
-        else if (sc_ready != rtl_ready) diverge("cmd_ready_o", fmt::format("{}", sc_ready), fmt::format("{}", rtl_ready));
-        else if (sc_valid != rtl_valid)
-          diverge("mem_req_valid_o", fmt::format("{}", sc_valid), fmt::format("{}", rtl_valid));
-        else if (sc_valid && !same_request(sc_req, rtl_req))
-          diverge("mem_req", req_text(sc_req), req_text(rtl_req));
+        std::string pin, a, b;
+        if (first_difference(sc_pins, rtl_pins, pin, a, b)) diverge(pin, a, b);
       }
     }
 
@@ -191,7 +229,7 @@ CosimResult run(const Program& prog, const ConvOperands& ops, const DramTiming& 
       watch(env_sc, sc->done_count(hw::Engine::LD) + sc->done_count(hw::Engine::EX) + sc->done_count(hw::Engine::PS),
             res.sc.error);
     if (rtl) watch(env_rtl, rtl->done_count(0) + rtl->done_count(1) + rtl->done_count(2), res.rtl.error);
-    if (rtl) res.rtl_gated += std::uint64_t(rtl->gated());
+    if (rtl) res.rtl_gated += rtl_pins.gated;
   }
   if (rtl) rtl->finish();
 

@@ -1,6 +1,7 @@
 // Lockstep co-simulation of the SystemC model and the Verilated RTL: both run the same command
 // stream, each against its own instance of the shared DRAM model (same timing, same seed), and
-// their ports are compared every cycle. Either side can also run alone (`--model rtl`).
+// every output pin of flycol_top is compared every cycle (first_difference() in cosim.cpp says
+// which and when). Either side can also run alone (`--model rtl`).
 #pragma once
 
 #include <cstddef>
