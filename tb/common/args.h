@@ -1,10 +1,12 @@
 // Command line of a block testbench: --seed N plus the options a bench declares (a count such as
 // --cycles, flags such as --long, strings such as --config or --view). The seed is printed at the
-// start, and a failing run prints one line that reproduces it.
+// start, and a failing run prints one line that reproduces it. `--seed fresh` draws a new seed from
+// the system's entropy source (CI's fresh-seed runs); reproduce() names the number drawn.
 #pragma once
 
 #include <cstdint>
 #include <cstdlib>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -37,7 +39,10 @@ public:
     for (int i = 1; i < argc; ++i) {
       const std::string a = argv[i];
       if (a == "--seed" && i + 1 < argc) {
-        seed = std::strtoull(argv[++i], nullptr, 0);
+        const std::string v = argv[++i];
+        fresh_ = v == "fresh";
+        seed = fresh_ ? fresh_seed() : std::strtoull(v.c_str(), nullptr, 0);
+        if (fresh_) fmt::print("{}: fresh seed {} (reproduce with --seed {})\n", prog_, seed, seed);
         continue;
       }
       const Opt* o = find(a);
@@ -61,7 +66,8 @@ public:
   void usage() const {
     std::string line = fmt::format("usage: {} [--seed N]", prog_);
     for (const Opt& o : opts_) line += o.kind == Kind::kFlag ? fmt::format(" [--{}]", o.name) : fmt::format(" [--{} X]", o.name);
-    fmt::print(stderr, "{}\n  --seed N: random seed (default {})\n", line, default_seed_);
+    fmt::print(stderr, "{}\n  --seed N|fresh: random seed (default {}; fresh: a new one, printed)\n", line,
+               default_seed_);
     for (const Opt& o : opts_) fmt::print(stderr, "  --{}: {}\n", o.name, o.help);
   }
 
@@ -71,6 +77,8 @@ public:
     for (const std::string& a : args_) cmd += " " + a;
     return cmd + fmt::format(" --seed {}", seed);
   }
+
+  bool fresh() const { return fresh_; }
 
   std::uint64_t seed = 1;  // a bench may set another default before parse()
 
@@ -90,7 +98,13 @@ private:
     return nullptr;
   }
 
+  static std::uint64_t fresh_seed() {
+    std::random_device rd;
+    return (std::uint64_t(rd()) << 32 | rd()) % 1'000'000'000'000ull;  // short enough to retype
+  }
+
   std::string prog_, exe_;
+  bool fresh_ = false;
   std::uint64_t default_seed_ = 1;
   std::vector<Opt> opts_;
   std::vector<std::string> args_;  // as given, without --seed

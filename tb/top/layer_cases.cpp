@@ -9,14 +9,69 @@
 
 #include <fmt/format.h>
 
+#include "sim/analytic/plan_choice.h"
 #include "sim/common/input_error.h"
 #include "sim/workload/random_layer.h"
 
 namespace flycol::tb {
 
+namespace {
+
+double uniform01(std::mt19937_64& rng) { return std::uniform_real_distribution<double>(0, 1)(rng); }
+int uniform_int(std::mt19937_64& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
+
+std::string layout_text(const CompileOptions& o) {
+  std::string t;
+  if (o.align_rows) t += "+aligned";
+  if (o.skip_rows) t += "+skip_rows";
+  if (o.flat_contexts) t += "+flat";
+  return t.empty() ? "none" : t.substr(1);
+}
+
+bool parse_layout(const std::string& v, CompileOptions& o) {
+  o.align_rows = o.skip_rows = o.flat_contexts = false;
+  if (v == "none") return true;
+  std::istringstream in(v);
+  std::string part;
+  while (std::getline(in, part, '+')) {
+    if (part == "aligned") o.align_rows = true;
+    else if (part == "skip_rows") o.skip_rows = true;
+    else if (part == "flat") o.flat_contexts = true;
+    else return false;
+  }
+  return true;
+}
+
+bool fits(const Layer& l, std::int64_t max_macs) {
+  try {
+    validate_layer(l, "random layer");
+  } catch (const InputError&) {
+    return false;
+  }
+  return l.macs() <= max_macs;
+}
+
+// Kernel shapes the compiler treats apart, drawn more often than random_layer() draws them.
+void bend_kernel(Layer& l, std::mt19937_64& rng) {
+  const double u = uniform01(rng);
+  if (u < 0.12) {  // 1x1: flat contexts, GeMM views
+    l.ky = l.kx = l.dy = l.dx = 1;
+    l.pt = l.pb = l.pl = l.pr = 0;
+    l.sy = uniform01(rng) < 0.6 ? 1 : uniform_int(rng, 2, 3);
+    l.sx = uniform01(rng) < 0.7 ? l.sy : uniform_int(rng, 1, 3);
+  } else if (u < 0.2) {  // one kernel row with a vertical stride: skipped rows
+    l.ky = l.dy = 1;
+    l.pt = l.pb = 0;
+    l.sy = uniform_int(rng, 2, 4);
+  }
+}
+
+}  // namespace
+
 std::string Case::describe() const {
-    return fmt::format("layer={} order={} tiles={},{},{},{} data={} dram={} zeros={}", layer.spec(), opt.order,
-                       opt.tile_c, opt.tile_kg, opt.tile_h, opt.tile_w, data_seed, dram_seed, zeros);
+  return fmt::format("layer={} order={} tiles={},{},{},{} layout={} tiling={} data={} dram={} zeros={} operands={}",
+                     layer.spec(), opt.order, opt.tile_c, opt.tile_kg, opt.tile_h, opt.tile_w, layout_text(opt),
+                     search ? "search" : "heuristic", data_seed, dram_seed, zeros, operands);
 }
 
 DramTiming timing_for(const Config& cfg, std::uint64_t dram_seed) {
@@ -35,20 +90,45 @@ Case random_case(std::mt19937_64& rng, const Config& cfg, std::int64_t max_macs)
   RandomLayerLimits lim;
   lim.max_macs = max_macs;
   Case c;
-  c.layer = random_layer(rng, lim);
-  auto coin = [&](double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; };
-  c.opt.order = coin(0.25) ? "spill" : "output_stationary";
+  for (;;) {
+    c.layer = random_layer(rng, lim);
+    bend_kernel(c.layer, rng);
+    if (fits(c.layer, max_macs)) break;
+  }
+  auto coin = [&](double p) { return uniform01(rng) < p; };
+  const std::vector<std::string> orders = loop_order_names();
+  c.opt.order = orders[std::size_t(uniform_int(rng, 0, int(orders.size()) - 1))];
+  const Layer& l = c.layer;
+  const bool one_by_one = l.kx == 1 && l.ky == 1;
+  if (one_by_one && coin(0.6)) {
+    c.opt.flat_contexts = true;  // needs consecutive output rows in consecutive buffer rows
+    c.opt.skip_rows = l.sy > 1;
+  } else if (l.ky == 1 && l.sy > 1 && coin(0.6)) {
+    c.opt.skip_rows = true;
+  } else if (coin(0.2)) {
+    c.opt.align_rows = true;
+  }
   if (coin(0.3)) {
     // Forced small tiles: channel slices with preload, row and column tiles, several groups.
-    c.opt.tile_c = std::uniform_int_distribution<int>(1, std::max(1, c.layer.c / 2 + 1))(rng);
+    c.opt.tile_c = uniform_int(rng, 1, std::max(1, l.c / 2 + 1));
     c.opt.tile_kg = coin(0.5) ? 1 : 0;
-    c.opt.tile_h = coin(0.5) ? std::uniform_int_distribution<int>(1, c.layer.ho())(rng) : 0;
-    c.opt.tile_w = coin(0.3) && c.layer.wo() > cfg.array.rows ? cfg.array.rows : 0;
+    c.opt.tile_h = coin(0.5) ? uniform_int(rng, 1, l.ho()) : 0;
+    c.opt.tile_w = !c.opt.flat_contexts && coin(0.3) && l.wo() > cfg.array.rows ? cfg.array.rows : 0;
+  }
+  if (coin(0.12)) {
+    c.search = true;  // the plan `flycol net` chooses; the options above do not apply
+    c.opt = CompileOptions{};
   }
   c.data_seed = rng();
   c.dram_seed = coin(0.6) ? (rng() | 1) : 0;
   c.zeros = coin(0.3) ? 0.3 : 0.0;
   return c;
+}
+
+ConvOperands make_case_operands(const Case& c, const Config& cfg) {
+  if (c.operands != "uniform")
+    throw std::runtime_error(fmt::format("operand class '{}' is not known to this build", c.operands));
+  return make_random_operands(c.layer, cfg.arithmetic, c.data_seed, {c.zeros});
 }
 
 // Parses one line of the regression file: key=value fields as printed by Case::describe().
@@ -74,6 +154,13 @@ bool parse_case(const std::string& line, Case& c) {
       c.dram_seed = std::stoull(val);
     } else if (key == "zeros") {
       c.zeros = std::stod(val);
+    } else if (key == "layout") {
+      if (!parse_layout(val, c.opt)) return false;
+    } else if (key == "tiling") {
+      if (val != "search" && val != "heuristic") return false;
+      c.search = val == "search";
+    } else if (key == "operands") {
+      c.operands = val;
     } else if (key != "config") {
       return false;
     }
@@ -82,14 +169,28 @@ bool parse_case(const std::string& line, Case& c) {
 }
 
 Program compile_case(const Case& c, const Config& cfg) {
+  if (c.search) {
+    analytic::Planner planner(cfg, DramTiming::from(cfg), analytic::Tiling::search);
+    return planner.choose(c.layer, analytic::Lowering::feeder).program;
+  }
   try {
     return compile_layer(c.layer, cfg, c.opt);
   } catch (const InputError& e) {
     if (e.source() != "compile options") throw;
-    CompileOptions plain;
-    plain.order = c.opt.order;
-    return compile_layer(c.layer, cfg, plain);
   }
+  CompileOptions layout_only;
+  layout_only.order = c.opt.order;
+  layout_only.align_rows = c.opt.align_rows;
+  layout_only.skip_rows = c.opt.skip_rows;
+  layout_only.flat_contexts = c.opt.flat_contexts;
+  try {
+    return compile_layer(c.layer, cfg, layout_only);
+  } catch (const InputError& e) {
+    if (e.source() != "compile options") throw;
+  }
+  CompileOptions plain;
+  plain.order = c.opt.order;
+  return compile_layer(c.layer, cfg, plain);
 }
 
 std::vector<Case> read_regressions(const std::string& path, const std::string& config_name) {

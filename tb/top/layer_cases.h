@@ -14,16 +14,19 @@
 #include "sim/compiler/compiler.h"
 #include "sim/config/config.h"
 #include "sim/dram/dram_model.h"
+#include "sim/workload/workload.h"
 #include "tb/common/args.h"
 
 namespace flycol::tb {
 
 struct Case {
   Layer layer;
-  CompileOptions opt;
+  CompileOptions opt;        // loop order, forced tiles, tile layout (with tiling=heuristic)
+  bool search = false;       // tiling=search: the plan flycol net would choose (opt is ignored)
   std::uint64_t data_seed = 1;
   std::uint64_t dram_seed = 0;  // 0: the configuration's fixed DRAM timing
   double zeros = 0.0;
+  std::string operands = "uniform";  // operand class (make_case_operands)
 
   std::string describe() const;
 };
@@ -32,9 +35,14 @@ struct Case {
 // latency 1..200 cycles, request back-pressure and latency jitter.
 DramTiming timing_for(const Config& cfg, std::uint64_t dram_seed);
 
-// A random case: random_layer() with at most max_macs, a random loop order, sometimes forced
-// small tiles, random DRAM and a share of zero operands.
+// A random case: random_layer() with at most max_macs (sometimes bent to a 1x1 kernel, a
+// one-row kernel with a vertical stride, a kernel of one row or column), a random loop order,
+// sometimes forced small tiles, a tile layout the layer allows, the tiling search, random DRAM, a
+// share of zero operands and an operand class the configuration's arithmetic draws from.
 Case random_case(std::mt19937_64& rng, const Config& cfg, std::int64_t max_macs);
+
+// The operands of a case (its layer, the configuration's arithmetic, data seed, zeros, class).
+ConvOperands make_case_operands(const Case& c, const Config& cfg);
 
 // Parses a line as describe() prints it ("config=..." may lead; it is ignored here).
 bool parse_case(const std::string& line, Case& c);
@@ -61,7 +69,8 @@ struct LayerRunOptions {
 bool load_layer_run(const std::string& bench, const LayerRunOptions& o, const std::string& regressions, Config& cfg,
                     std::vector<Case>& recorded);
 
-// Compiles the case; forced tiles that do not fit the layer fall back to the compiler's choice.
+// Compiles the case: the searched plan, or the forced options; forced tiles or a layout that do
+// not fit the layer fall back to the compiler's choice (first keeping the layout, then without).
 // Throws InputError when the configuration cannot run the layer at all.
 Program compile_case(const Case& c, const Config& cfg);
 

@@ -19,6 +19,7 @@
 
 #include "sim/common/input_error.h"
 #include "sim/compiler/compiler.h"
+#include "sim/compiler/explicit_lowering.h"
 #include "sim/config/config.h"
 #include "sim/config/config_keys.h"
 #include "sim/golden/conv.h"
@@ -120,10 +121,12 @@ bool run_case(ScSimulation& fast, ScSimulation& structural, const Config& cfg, c
     ++t.rejected;  // the configuration cannot run this layer: not a failure
     return true;
   }
-  const ConvOperands ops = make_random_operands(c.layer, cfg.arithmetic, c.data_seed, {c.zeros});
+  const ConvOperands layer_ops = tb::make_case_operands(c, cfg);
   golden::ConvOptions gopt;
   gopt.zero_gating = cfg.zero_gating;
-  const std::vector<AccBits> want = golden::conv(ops, gopt);
+  const std::vector<AccBits> want = golden::conv(layer_ops, gopt);
+  // A searched plan may run a 1x1 layer as a GeMM view of its pixels: same bytes, rearranged.
+  const ConvOperands ops = prog.layer == c.layer ? layer_ops : lower_operands(layer_ops, prog.layer);
   const DramTiming timing = tb::timing_for(cfg, c.dram_seed);
 
   const LayerSimResult f = simulate_layer(fast, prog, ops, timing, 500'000);

@@ -1,0 +1,78 @@
+// Program coverage of the whole-accelerator regressions: which features of the compiler's programs
+// (loop orders, tile layouts, channel slices, spills, edge tiles, padding sides, ...) and of the
+// operands a layer exercised, counted over a run, and a gate that fails the run when a feature was
+// hit fewer than a minimum number of times. aim_case() bends a random case towards one feature, so
+// that a regression can close the gaps its random draws left (the gate still counts only what the
+// compiled programs actually did).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "sim/compiler/compiler.h"
+#include "sim/config/config.h"
+#include "tb/top/layer_cases.h"
+
+namespace flycol::tb {
+
+enum class Feature {
+  order_output_stationary,  // each loop order
+  order_k_outer,
+  order_spill,
+  aligned_rows,            // TilePlan::aligned
+  flat_contexts,           // TilePlan::flat
+  skip_rows,               // TilePlan::skip_rows
+  channel_slices,          // tiles_c > 1 with the partial sums kept on chip and preloaded (not spill)
+  spill,                   // tiles_c > 1 in the spill order: partial sums out to DRAM and back
+  k_tiles,                 // tiles_k > 1
+  edge_tile_x,             // the last x tile is narrower than the others
+  edge_tile_y,             // the last y tile is shorter than the others
+  pad_top,
+  pad_bottom,
+  pad_left,
+  pad_right,
+  stride_and_dilation,     // a stride > 1 and a dilation > 1 in the same layer
+  batch,                   // N > 1
+  kernel_one_direction,    // kernel > 1 in only one direction (1 x k or k x 1)
+  searched_plan,           // the plan of the tiling search (flycol net's choice)
+  zero_operands,           // a share of zero activations and weights (zero gating)
+  operands_normal,         // each operand class but the default uniform one
+  operands_wide,
+  operands_specials,
+  operands_saturate,
+  count_
+};
+constexpr int kFeatureCount = int(Feature::count_);
+
+const char* feature_name(Feature f);
+
+// The features the compiled program `p` of case `c` exercises.
+std::vector<Feature> features_of(const Case& c, const Program& p);
+
+// Hit counts per feature over a run.
+class Coverage {
+public:
+  void add(const std::vector<Feature>& fs);
+  int hits(Feature f) const { return hits_[std::size_t(f)]; }
+  // The features hit fewer than `min` times.
+  std::vector<Feature> below(int min) const;
+  // One line: every feature and its count.
+  std::string table() const;
+
+private:
+  std::array<int, kFeatureCount> hits_{};
+};
+
+// Bends the random case `c` towards feature `f` (its layer, loop order, tiles, layout, tiling or
+// operands), keeping it within max_macs where it can. The result may still miss `f` (the compiler
+// decides the plan): callers compile it and check features_of().
+void aim_case(Feature f, Case& c, const Config& cfg, std::mt19937_64& rng, std::int64_t max_macs);
+
+// A copy of `c` with a smaller layer (at most max_macs) whose program exercises every feature the
+// original's does, for regressions that cap the size of a layer. Returns false when none was found.
+bool scaled_copy(const Case& c, const Config& cfg, std::int64_t max_macs, Case& out);
+
+}  // namespace flycol::tb
