@@ -21,14 +21,27 @@ ElemBits int_bits(long v, Arithmetic a) {
 }
 
 // Edge values of the wide class: the encodings where rounding, gating and range logic turn.
+// Weights draw only the first 10 (not +-65504).
 const ElemBits kHalfEdges[] = {0x0000, 0x8000, 0x0001, 0x8001, 0x03FF, 0x83FF,
                                0x0400, 0x8400, 0x3C00, 0xBC00, 0x7BFF, 0xFBFF};
 
-ElemBits wide_elem(std::mt19937_64& rng, Arithmetic a) {
+// Which tensor an element belongs to: the fp16 wide class draws them differently.
+enum class Tensor { ifmap, weights };
+
+ElemBits wide_elem(std::mt19937_64& rng, Arithmetic a, Tensor t) {
   const bool edge = std::uniform_int_distribution<int>(0, 7)(rng) == 0;
   if (a == Arithmetic::fp16) {
-    if (edge) return kHalfEdges[std::uniform_int_distribution<int>(0, 11)(rng)];
-    for (;;) {  // a random finite encoding: redraw the 1/32 with exponent field 31
+    if (edge) return kHalfEdges[std::uniform_int_distribution<int>(0, t == Tensor::ifmap ? 11 : 9)(rng)];
+    // Activations: any finite encoding (the exponent field 31 is redrawn). Weights: exponent
+    // field 0..15, |w| < 2: with both over the whole range one product in eight overflows and
+    // almost every output of a deep reduction is Inf or NaN, which would hide the finite paths.
+    if (t == Tensor::weights) {
+      const int sign = std::uniform_int_distribution<int>(0, 1)(rng);
+      const int exp = std::uniform_int_distribution<int>(0, 15)(rng);
+      const int man = std::uniform_int_distribution<int>(0, 0x3FF)(rng);
+      return ElemBits((sign << 15) | (exp << 10) | man);
+    }
+    for (;;) {
       const ElemBits b = ElemBits(std::uniform_int_distribution<int>(0, 0xFFFF)(rng));
       if (fp16::is_finite(b)) return b;
     }
@@ -41,7 +54,7 @@ ElemBits wide_elem(std::mt19937_64& rng, Arithmetic a) {
   return int_bits(std::uniform_int_distribution<long>(lo, hi)(rng), a);
 }
 
-ElemBits class_elem(std::mt19937_64& rng, Arithmetic a, OperandClass c) {
+ElemBits class_elem(std::mt19937_64& rng, Arithmetic a, OperandClass c, Tensor t) {
   const long lo = a == Arithmetic::int8 ? -128 : -32768, hi = -lo - 1;
   switch (c) {
     case OperandClass::uniform: break;  // handled by the caller, which keeps today's draws
@@ -51,15 +64,15 @@ ElemBits class_elem(std::mt19937_64& rng, Arithmetic a, OperandClass c) {
       const long v = std::lround(std::normal_distribution<double>(0.0, sigma)(rng));
       return int_bits(std::min(hi, std::max(lo, v)), a);
     }
-    case OperandClass::wide: return wide_elem(rng, a);
+    case OperandClass::wide: return wide_elem(rng, a, t);
     case OperandClass::specials:
-      if (a == Arithmetic::fp16 && std::uniform_real_distribution<double>(0, 1)(rng) < 0.04) {
+      if (a == Arithmetic::fp16 && std::uniform_real_distribution<double>(0, 1)(rng) < 0.02) {
         const int pick = std::uniform_int_distribution<int>(0, 3)(rng);
         if (pick == 0) return fp16::kPosInf;
         if (pick == 1) return fp16::kNegInf;
         return kSpecialNaNs[std::uniform_int_distribution<std::size_t>(0, kSpecialNaNs.size() - 1)(rng)];
       }
-      return wide_elem(rng, a);
+      return wide_elem(rng, a, t);
     case OperandClass::saturate: {
       const bool negative = std::uniform_real_distribution<double>(0, 1)(rng) < 0.1;
       if (a == Arithmetic::fp16) {
@@ -77,7 +90,7 @@ ElemBits class_elem(std::mt19937_64& rng, Arithmetic a, OperandClass c) {
   return 0;
 }
 
-ElemBits random_elem(std::mt19937_64& rng, Arithmetic a, const OperandDistribution& dist) {
+ElemBits random_elem(std::mt19937_64& rng, Arithmetic a, const OperandDistribution& dist, Tensor t) {
   const bool uniform = dist.operand_class == OperandClass::uniform;
   if (dist.zero_fraction > 0 && std::uniform_real_distribution<double>(0, 1)(rng) < dist.zero_fraction) {
     // Only the non-uniform classes draw the zero's sign: uniform stays bit-identical to the
@@ -85,7 +98,7 @@ ElemBits random_elem(std::mt19937_64& rng, Arithmetic a, const OperandDistributi
     if (uniform || a != Arithmetic::fp16) return 0;
     return std::uniform_int_distribution<int>(0, 1)(rng) ? 0x8000 : 0x0000;
   }
-  if (!uniform) return class_elem(rng, a, dist.operand_class);
+  if (!uniform) return class_elem(rng, a, dist.operand_class, t);
   switch (a) {
     case Arithmetic::fp16:
       return fp16::from_float(std::uniform_real_distribution<float>(-1.0f, 1.0f)(rng));
@@ -132,9 +145,9 @@ ConvOperands make_random_operands(const Layer& layer, Arithmetic arithmetic, std
   // input size changes (handy when comparing runs).
   std::mt19937_64 rng_i(seed * 2 + 1), rng_w(seed * 2 + 2);
   ops.ifmap.resize(std::size_t(layer.ifmap_elems()));
-  for (auto& e : ops.ifmap) e = random_elem(rng_i, arithmetic, dist);
+  for (auto& e : ops.ifmap) e = random_elem(rng_i, arithmetic, dist, Tensor::ifmap);
   ops.weights.resize(std::size_t(layer.weight_elems()));
-  for (auto& e : ops.weights) e = random_elem(rng_w, arithmetic, dist);
+  for (auto& e : ops.weights) e = random_elem(rng_w, arithmetic, dist, Tensor::weights);
   return ops;
 }
 

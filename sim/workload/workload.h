@@ -29,11 +29,14 @@ struct ConvOperands {
 //            uniform over [-2048, 2047] (deep reductions rarely saturate). +0 is the only zero.
 //   normal   Gaussian rounded to the element type: fp16 sigma 1; int8 sigma 32 and int16 sigma
 //            1024, clamped to the type's range.
-//   wide     fp16: every finite binary16 encoding (random sign, exponent field 0..30, mantissa),
-//            so subnormals, +-0 and values up to 65504; one draw in 8 instead picks an edge value
-//            (+-0, +-smallest and largest subnormal, +-smallest normal, +-1, +-65504).
+//   wide     fp16 activations: every finite binary16 encoding (random bits, the exponent field
+//            31 redrawn), so subnormals, +-0 and values up to +-65504; weights: random sign,
+//            exponent field 0..15 and mantissa (|w| < 2, subnormals and +-0 included), so that
+//            most products stay finite and sums still exercise rounding near 65504 instead of
+//            being Inf everywhere. One draw in 8 instead picks an edge value (+-0, +-smallest and
+//            largest subnormal, +-smallest normal, +-1, and for activations +-65504).
 //            int8/int16: uniform over the full range, one draw in 8 an edge value (min, max, -1, 1).
-//   specials fp16: wide, plus 4 % +Inf, -Inf and NaN (quiet and signalling, several payloads,
+//   specials fp16: wide, plus 2 % +Inf, -Inf and NaN (quiet and signalling, several payloads,
 //            both signs: kSpecialNaNs). int8/int16: exactly wide (integers have no specials).
 //   saturate fp16: 90 % positive, magnitudes log-uniform in [1, 256) with 5 % in [256, 65504], so
 //            sums overflow to +Inf, products of big values overflow alone and Inf - Inf = NaN
