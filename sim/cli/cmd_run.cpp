@@ -13,6 +13,7 @@
 #include "sim/rtlblocks/rtl_blocks.h"
 #include "sim/runner/models.h"
 #include "sim/runner/run_layer.h"
+#include "sim/workload/workload.h"
 
 namespace flycol::cli {
 namespace {
@@ -24,12 +25,14 @@ struct RunArgs {
   std::string layer;
   std::string config;
   std::string report;
+  std::string operands = "uniform";
   bool check = false;
   RunArgs() { req.model = "sc"; }
 };
 
 int run_layer_command(const RunArgs& a) {
   RunRequest req = a.req;
+  req.operands = parse_operand_class(a.operands, "--operands");
   req.config = resolve_config(a.config);
   req.layer = a.layer.empty() ? default_layer() : parse_layer_argument(a.layer);
   if ((req.structural || !req.rtl_blocks.empty()) && req.model != "sc")
@@ -60,6 +63,12 @@ Subcommand add_run(CLI::App& app) {
   run->add_option("--seed", a->req.seed, "seed of the random operands")->capture_default_str();
   run->add_option("--zeros", a->req.zero_fraction, "share of zero weights and activations, 0..1")
       ->check(CLI::Range(0.0, 1.0))->capture_default_str();
+  run->add_option("--operands", a->operands,
+                  "operand class: " + join(operand_class_names(), "|") +
+                      " (uniform: today's [-1, 1] / integer draws; wide: every finite value incl. subnormals "
+                      "and -0; specials: wide plus +-Inf and NaN; saturate: sums past the accumulator's range; "
+                      "see docs/configuration.md)")
+      ->capture_default_str();
   run->add_option("--report", a->report, "write a JSON report to this file");
   run->add_flag("--check", a->check, "exit non-zero when a check fails");
   run->add_option("--trace", a->req.trace_path, "write a VCD waveform of the top-level signals (sc)");

@@ -23,13 +23,15 @@ Mismatches compare_outputs(const std::vector<AccBits>& got, const std::vector<Ac
 std::string index_name(const Layer& L, std::int64_t i);
 // The configuration's DRAM timing, or a reproducible random profile when dram_seed is set.
 DramTiming timing_for(const RunRequest& req);
+// The seed as the summaries print it: "7", or "7, operands wide" for a class other than uniform.
+std::string seed_text(const RunRequest& req);
 // The program of the request's layer: the compiler's heuristic plan (in req.order, if given), or
 // with tiling "search" the plan `flycol net` would pick (the search's candidates and the heuristic
 // plan timed by the analytic model at the configuration's DRAM rate). Throws InputError for an
 // unknown tiling, for --order with search (the search chooses the order), or a layer that cannot run.
 Program compile_request(const RunRequest& req);
-// The keys every cycle model's report opens with, after `model`: layer, config, seed, plan,
-// tiling, commands.
+// The keys every cycle model's report opens with, after `model`: layer, config, seed, operands,
+// plan, tiling, commands.
 void write_run_header(Json& j, const RunRequest& req, const Program& prog);
 
 }  // namespace flycol

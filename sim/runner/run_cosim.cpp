@@ -29,7 +29,7 @@ RunOutcome run_cosim(const RunRequest& req, bool both) {
   const Layer& L = req.layer;
   const Config& cfg = req.config;
   const Program prog = compile_request(req);
-  const ConvOperands ops = make_random_operands(L, cfg.arithmetic, req.seed, {req.zero_fraction});
+  const ConvOperands ops = make_random_operands(L, cfg.arithmetic, req.seed, operand_distribution(req));
 
   CosimOptions co;
   co.run_sc = both;
@@ -179,7 +179,7 @@ RunOutcome run_cosim(const RunRequest& req, bool both) {
       "  DRAM bytes   ifmap {:.3f} MB, weights {:.3f} MB, psums in {:.3f} MB, ofmap {:.3f} MB, total {:.3f} MB\n"
       "  check        {}\n"
       "  sim speed    RTL {:.2f} s wall, {:.0f} cycles/s{}\n",
-      both ? "both" : "rtl", arithmetic_info(cfg.arithmetic).name, cfg.name, cfg.source, req.seed, L.spec(),
+      both ? "both" : "rtl", arithmetic_info(cfg.arithmetic).name, cfg.name, cfg.source, seed_text(req), L.spec(),
       prog.plan.describe(),
       req.tiling,
       prog.commands.size(), cycles, both ? fmt::format(" (SystemC {})", cr.sc.cycles) : std::string(), secs * 1e6,

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "sim/golden/conv.h"
+#include "sim/runner/run_common.h"
 #include "sim/workload/workload.h"
 
 namespace flycol {
@@ -24,8 +25,11 @@ ErrorStats compare_to_f64(const std::vector<AccBits>& out, const std::vector<dou
   std::int64_t counted = 0;
   for (std::size_t i = 0; i < out.size(); ++i) {
     const double v = acc_value(out[i], a);
-    s.max_abs_ref = std::max(s.max_abs_ref, std::fabs(ref[i]));
+    // Operands with Inf or NaN (--operands specials) make float64 references Inf or NaN: those
+    // outputs have no error to measure (a NaN would poison the mean).
+    if (std::isfinite(ref[i])) s.max_abs_ref = std::max(s.max_abs_ref, std::fabs(ref[i]));
     if (!std::isfinite(v)) { ++s.non_finite; continue; }
+    if (!std::isfinite(ref[i])) continue;
     const double e = std::fabs(v - ref[i]);
     s.max_abs_err = std::max(s.max_abs_err, e);
     sum += e;
@@ -40,7 +44,7 @@ ErrorStats compare_to_f64(const std::vector<AccBits>& out, const std::vector<dou
 RunOutcome run_golden(const RunRequest& req) {
   const Layer& L = req.layer;
   const Arithmetic arith = req.config.arithmetic;
-  const ConvOperands ops = make_random_operands(L, arith, req.seed, {req.zero_fraction});
+  const ConvOperands ops = make_random_operands(L, arith, req.seed, operand_distribution(req));
 
   const auto t0 = std::chrono::steady_clock::now();
   golden::ConvOptions opt;
@@ -59,6 +63,7 @@ RunOutcome run_golden(const RunRequest& req) {
   j["layer"] = layer_json(L);
   j["config"] = config_json(req.config);
   j["seed"] = req.seed;
+  j["operands"] = operand_class_name(req.operands);
   j["macs"] = L.macs();
   Json& o = j["output"];
   o["shape"] = Json::Array{L.n, L.k, L.ho(), L.wo()};
@@ -80,7 +85,7 @@ RunOutcome run_golden(const RunRequest& req) {
       "  checksum     0x{:016x}\n"
       "  {} vs f64  max |err| {:.3g}, mean |err| {:.3g} (max |ref| {:.3g}){}\n"
       "  golden time  {:.3f} s ({:.1f} M MAC/s)\n",
-      aname, req.config.name, req.config.source, req.seed, L.spec(), L.n, L.k, L.ho(), L.wo(),
+      aname, req.config.name, req.config.source, seed_text(req), L.spec(), L.n, L.k, L.ho(), L.wo(),
       L.macs(), sum, aname, err.max_abs_err, err.mean_abs_err, err.max_abs_ref,
       err.non_finite ? fmt::format(", {} non-finite outputs", err.non_finite) : std::string(),
       seconds, seconds > 0 ? double(L.macs()) / seconds / 1e6 : 0.0);

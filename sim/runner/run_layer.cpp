@@ -55,6 +55,11 @@ std::string index_name(const Layer& L, std::int64_t i) {
   return fmt::format("n={},k={},y={},x={}", n, k, y, x);
 }
 
+std::string seed_text(const RunRequest& req) {
+  if (req.operands == OperandClass::uniform) return fmt::format("{}", req.seed);
+  return fmt::format("{}, operands {}", req.seed, operand_class_name(req.operands));
+}
+
 DramTiming timing_for(const RunRequest& req) {
   DramTiming t = DramTiming::from(req.config);
   if (req.dram_seed) {
@@ -70,6 +75,7 @@ void write_run_header(Json& j, const RunRequest& req, const Program& prog) {
   j["layer"] = layer_json(req.layer);
   j["config"] = config_json(req.config);
   j["seed"] = req.seed;
+  j["operands"] = operand_class_name(req.operands);
   j["plan"] = prog.plan.describe();
   j["tiling"] = req.tiling;
   j["commands"] = std::uint64_t(prog.commands.size());
@@ -89,6 +95,13 @@ Program compile_request(const RunRequest& req) {
   Program prog = planner.choose(req.layer, analytic::Lowering::feeder).program;
   prog.layer.name = req.layer.name;
   return prog;
+}
+
+OperandDistribution operand_distribution(const RunRequest& req) {
+  OperandDistribution d;
+  d.zero_fraction = req.zero_fraction;
+  d.operand_class = req.operands;
+  return d;
 }
 
 RunOutcome run_layer(const RunRequest& req) { return model_named(req.model).run(req); }

@@ -8,6 +8,7 @@
 #include "sim/config/config.h"
 #include "sim/config/layer.h"
 #include "sim/report/json.h"
+#include "sim/workload/workload.h"
 
 namespace flycol {
 
@@ -17,6 +18,7 @@ struct RunRequest {
   Layer layer;
   std::uint64_t seed = 1;
   double zero_fraction = 0.0;  // share of zero weights and activations
+  OperandClass operands = OperandClass::uniform;  // --operands: the class the operands are drawn from
   std::string trace_path;      // --trace: VCD of the top-level signals (sc)
   std::uint64_t dram_seed = 0; // nonzero: randomized DRAM latency/back-pressure profile
   std::string order;           // loop order for the compiler ("" = its default)
@@ -36,6 +38,9 @@ struct RunOutcome {
 
 // Runs req.model's registered run function (models.h). Throws InputError for an unknown model.
 RunOutcome run_layer(const RunRequest& req);
+
+// The operand distribution the request asks for (zero fraction and class).
+OperandDistribution operand_distribution(const RunRequest& req);
 
 // Report fragments shared by every model.
 Json layer_json(const Layer& l);

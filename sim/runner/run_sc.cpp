@@ -25,7 +25,7 @@ RunOutcome run_sc(const RunRequest& req) {
   const Layer& L = req.layer;
   const Config& cfg = req.config;
   const Program prog = compile_request(req);
-  const ConvOperands ops = make_random_operands(L, cfg.arithmetic, req.seed, {req.zero_fraction});
+  const ConvOperands ops = make_random_operands(L, cfg.arithmetic, req.seed, operand_distribution(req));
   const bool structural = req.structural || !req.rtl_blocks.empty();
   const std::vector<std::string> rtl_blocks = parse_rtl_blocks(req.rtl_blocks);
   LayerSimResult ls;
@@ -125,7 +125,7 @@ RunOutcome run_sc(const RunRequest& req) {
       structural ? fmt::format(", structural top{}", rtl_blocks.empty() ? std::string()
                                                        : ", RTL blocks " + join(rtl_blocks, ","))
                  : std::string(),
-      arithmetic_info(cfg.arithmetic).name, cfg.name, cfg.source, req.seed, L.spec(), prog.plan.describe(),
+      arithmetic_info(cfg.arithmetic).name, cfg.name, cfg.source, seed_text(req), L.spec(), prog.plan.describe(),
       req.tiling,
       prog.commands.size(), res.cycles, seconds_at_clock * 1e6, cfg.clock_mhz,
       seconds_at_clock > 0 ? 2.0 * double(L.macs()) / seconds_at_clock / 1e9 : 0.0, L.macs(),

@@ -1,13 +1,15 @@
 // Unit tests of sim/workload: the seeded operands every model is fed (sizes, ranges per arithmetic,
-// reproducibility, the share of zeros), the decoding of raw bits, the output checksum against
+// reproducibility, the share of zeros, the operand classes), the decoding of raw bits, the output checksum against
 // FNV-1a worked by hand, and the random layers of the regressions (valid, within their limits).
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
+#include "sim/common/input_error.h"
 #include "sim/config/layer.h"
 #include "sim/workload/random_layer.h"
 #include "sim/workload/workload.h"
@@ -157,4 +159,239 @@ TEST_CASE("random layers are valid, within their limits, and repeat with the see
   CHECK(strided);
   CHECK(dilated);
   CHECK(padded);
+}
+
+// ---- operand classes (--operands) ----
+
+namespace {
+
+// binary16 fields, decoded here rather than through base/numerics.
+bool half_nan(ElemBits b) { return (b & 0x7C00) == 0x7C00 && (b & 0x3FF) != 0; }
+bool half_inf(ElemBits b) { return (b & 0x7FFF) == 0x7C00; }
+bool half_subnormal(ElemBits b) { return (b & 0x7C00) == 0 && (b & 0x3FF) != 0; }
+double half_any(ElemBits b) {  // like half_value, also for Inf (NaN callers skip)
+  if (half_inf(b)) return (b & 0x8000) ? -INFINITY : INFINITY;
+  return half_value(b);
+}
+int int_of(ElemBits e, Arithmetic a) {
+  return a == Arithmetic::int8 ? int(std::int8_t(std::uint8_t(e))) : int(std::int16_t(e));
+}
+OperandDistribution dist_of(OperandClass c, double zeros = 0.0) {
+  OperandDistribution d;
+  d.operand_class = c;
+  d.zero_fraction = zeros;
+  return d;
+}
+// FNV-1a 64 over the raw element bits (2 bytes each), pinned below for the uniform class.
+std::uint64_t fnv(const std::vector<ElemBits>& v) {
+  std::uint64_t h = 0xCBF29CE484222325ull;
+  for (ElemBits e : v)
+    for (int b = 0; b < 2; ++b) {
+      h ^= (e >> (8 * b)) & 0xFF;
+      h *= 0x100000001B3ull;
+    }
+  return h;
+}
+
+}  // namespace
+
+TEST_CASE("operand class names round-trip and a bad name is an input error naming the choices", "[workload]") {
+  const std::vector<std::string> want = {"uniform", "normal", "wide", "specials", "saturate"};
+  CHECK(operand_class_names() == want);
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    CHECK(operand_class_name(OperandClass(i)) == want[i]);
+    CHECK(parse_operand_class(want[i], "--operands") == OperandClass(i));
+  }
+  try {
+    parse_operand_class("Wide", "--operands");
+    FAIL("no error for an unknown class");
+  } catch (const InputError& e) {
+    CHECK(e.source() == "--operands");
+    CHECK(e.key() == "operands");
+    CHECK(std::string(e.what()).find("one of uniform, normal, wide, specials, saturate") != std::string::npos);
+  }
+}
+
+TEST_CASE("the uniform class draws the same bits as before operand classes existed", "[workload]") {
+  // Pinned from the generator the recorded regression lines were made with (checked equal by the
+  // golden checksums of `flycol run` before and after the classes were added).
+  const Layer l = layer_of("C=5,H=9,W=11,K=7,k=3,p=1");
+  struct Pin { Arithmetic a; std::uint64_t ifmap, weights; };
+  const Pin pins[] = {{Arithmetic::fp16, 0xd4a516acc6c6d829ull, 0x65d5533167e336b2ull},
+                      {Arithmetic::int8, 0x9419fb1166152aebull, 0xc9d09740bc59e3eeull},
+                      {Arithmetic::int16, 0xd6ae5b58fa15bd0full, 0xbe896fac8d47db27ull}};
+  for (const Pin& p : pins) {
+    const ConvOperands ops = make_random_operands(l, p.a, 7, dist_of(OperandClass::uniform, 0.2));
+    INFO(arithmetic_info(p.a).name);
+    CHECK(fnv(ops.ifmap) == p.ifmap);
+    CHECK(fnv(ops.weights) == p.weights);
+    const ConvOperands dflt = make_random_operands(l, p.a, 7, {0.2});
+    CHECK(dflt.ifmap == ops.ifmap);
+  }
+}
+
+TEST_CASE("normal operands are Gaussian rounded to the element type", "[workload]") {
+  const Layer l = layer_of("C=32,H=32,W=32,K=8,k=3");
+  const ConvOperands f = make_random_operands(l, Arithmetic::fp16, 5, dist_of(OperandClass::normal));
+  double sum = 0, sq = 0;
+  std::size_t beyond1 = 0;
+  for (ElemBits e : f.ifmap) {
+    const double v = half_value(e);
+    sum += v;
+    sq += v * v;
+    beyond1 += std::abs(v) > 1.0;
+  }
+  const double n = double(f.ifmap.size());
+  CHECK(sum / n == Approx(0.0).margin(0.03));
+  CHECK(std::sqrt(sq / n) == Approx(1.0).margin(0.03));
+  CHECK(beyond1 / n == Approx(0.317).margin(0.02));  // P(|x| > sigma) of a Gaussian
+  for (Arithmetic a : {Arithmetic::int8, Arithmetic::int16}) {
+    const ConvOperands i = make_random_operands(l, a, 5, dist_of(OperandClass::normal));
+    double s2 = 0;
+    for (ElemBits e : i.ifmap) s2 += double(int_of(e, a)) * int_of(e, a);
+    const double sigma = a == Arithmetic::int8 ? 32.0 : 1024.0;
+    INFO(arithmetic_info(a).name);
+    CHECK(std::sqrt(s2 / n) == Approx(sigma).epsilon(0.03));
+  }
+}
+
+TEST_CASE("wide fp16 operands cover subnormals, both zeros and values up to 65504, and no Inf or NaN", "[workload]") {
+  const Layer l = layer_of("C=32,H=32,W=32,K=32,k=3");
+  const ConvOperands f = make_random_operands(l, Arithmetic::fp16, 9, dist_of(OperandClass::wide));
+  std::size_t sub = 0, neg_zero = 0, pos_zero = 0, huge = 0, max = 0, neg = 0;
+  for (ElemBits e : f.ifmap) {
+    REQUIRE_FALSE(half_nan(e));
+    REQUIRE_FALSE(half_inf(e));
+    sub += half_subnormal(e);
+    neg_zero += e == 0x8000;
+    pos_zero += e == 0x0000;
+    huge += std::abs(half_value(e)) >= 16384.0;
+    max += (e & 0x7FFF) == 0x7BFF;
+    neg += (e & 0x8000) != 0;
+  }
+  const double n = double(f.ifmap.size());
+  CHECK(sub / n > 0.03);       // exponent field 0 is 1/31 of the random encodings, plus edges
+  CHECK(neg_zero > 100);       // edges: 1/8 * 1/12 of the draws each
+  CHECK(pos_zero > 100);
+  CHECK(huge / n > 0.05);      // exponent fields 29 and 30
+  CHECK(max > 100);
+  CHECK(neg / n == Approx(0.5).margin(0.02));
+  // Weights: |w| < 2, with subnormals and -0 too.
+  std::size_t wsub = 0, wneg_zero = 0;
+  for (ElemBits e : f.weights) {
+    REQUIRE(std::abs(half_value(e)) < 2.0);
+    wsub += half_subnormal(e);
+    wneg_zero += e == 0x8000;
+  }
+  CHECK(wsub / double(f.weights.size()) > 0.05);
+  CHECK(wneg_zero > 10);
+  // Integers: the full range, the extremes often.
+  for (Arithmetic a : {Arithmetic::int8, Arithmetic::int16}) {
+    const ConvOperands i = make_random_operands(l, a, 9, dist_of(OperandClass::wide));
+    const int lo = a == Arithmetic::int8 ? -128 : -32768, hi = -lo - 1;
+    std::size_t at_lo = 0, at_hi = 0, far = 0;
+    for (ElemBits e : i.ifmap) {
+      const int v = int_of(e, a);
+      at_lo += v == lo;
+      at_hi += v == hi;
+      far += std::abs(v) > hi / 2;
+    }
+    INFO(arithmetic_info(a).name);
+    CHECK(at_lo / n > 0.02);
+    CHECK(at_hi / n > 0.02);
+    CHECK(far / n > 0.4);
+  }
+}
+
+TEST_CASE("specials add +-Inf and quiet and signalling NaNs to wide fp16, and nothing to integers", "[workload]") {
+  const Layer l = layer_of("C=32,H=32,W=32,K=32,k=3");
+  const ConvOperands f = make_random_operands(l, Arithmetic::fp16, 4, dist_of(OperandClass::specials));
+  for (const std::vector<ElemBits>* t : {&f.ifmap, &f.weights}) {
+    std::size_t pinf = 0, ninf = 0, qnan = 0, snan = 0, neg_nan = 0, sub = 0;
+    for (ElemBits e : *t) {
+      pinf += e == 0x7C00;
+      ninf += e == 0xFC00;
+      if (half_nan(e)) {
+        ((e & 0x200) ? qnan : snan) += 1;
+        neg_nan += (e & 0x8000) != 0;
+      }
+      sub += half_subnormal(e);
+    }
+    const double n = double(t->size());
+    CHECK((pinf + ninf + qnan + snan) / n == Approx(0.02).margin(0.005));
+    CHECK(pinf > 0);
+    CHECK(ninf > 0);
+    CHECK(qnan > 0);
+    CHECK(snan > 0);
+    CHECK(neg_nan > 0);
+    CHECK(sub > 0);  // the rest is wide
+  }
+  for (Arithmetic a : {Arithmetic::int8, Arithmetic::int16}) {
+    INFO(arithmetic_info(a).name);
+    const ConvOperands s = make_random_operands(l, a, 4, dist_of(OperandClass::specials));
+    const ConvOperands w = make_random_operands(l, a, 4, dist_of(OperandClass::wide));
+    CHECK(s.ifmap == w.ifmap);
+    CHECK(s.weights == w.weights);
+  }
+}
+
+TEST_CASE("saturate drives fp16 sums to Inf and int16 sums past the int32 range", "[workload]") {
+  // One output per channel: the whole tensor is one reduction window (C=64, 3x3: 576 terms).
+  const Layer l = layer_of("C=64,H=3,W=3,K=64,k=3");
+  const std::size_t terms = 64 * 9;
+  {
+    const ConvOperands ops = make_random_operands(l, Arithmetic::int16, 2, dist_of(OperandClass::saturate));
+    std::size_t past = 0, extreme = 0, positive = 0;
+    for (ElemBits e : ops.ifmap) {
+      extreme += int_of(e, Arithmetic::int16) == 32767 || int_of(e, Arithmetic::int16) == -32768;
+      positive += int_of(e, Arithmetic::int16) > 0;
+    }
+    CHECK(extreme / double(terms) == Approx(0.8).margin(0.06));
+    CHECK(positive / double(terms) == Approx(0.9).margin(0.04));
+    for (int k = 0; k < 64; ++k) {
+      std::int64_t sum = 0;  // exact: 576 * 2^30 < 2^63
+      for (std::size_t i = 0; i < terms; ++i)
+        sum += std::int64_t(int_of(ops.ifmap[i], Arithmetic::int16)) * int_of(ops.weights[k * terms + i], Arithmetic::int16);
+      past += sum > 2147483647LL || sum < -2147483648LL;
+    }
+    CHECK(past == 64);  // every output's exact sum leaves the int32 range
+  }
+  {
+    const ConvOperands ops = make_random_operands(l, Arithmetic::fp16, 2, dist_of(OperandClass::saturate));
+    std::size_t over = 0, neg = 0, big = 0;
+    for (ElemBits e : ops.ifmap) {
+      neg += (e & 0x8000) != 0;
+      big += std::abs(half_value(e)) >= 256.0;
+      CHECK(std::abs(half_value(e)) >= 1.0);
+    }
+    CHECK(neg / double(terms) == Approx(0.1).margin(0.04));
+    CHECK(big / double(terms) == Approx(0.05).margin(0.03));
+    for (int k = 0; k < 64; ++k) {
+      double sum = 0;
+      for (std::size_t i = 0; i < terms; ++i) sum += half_any(ops.ifmap[i]) * half_any(ops.weights[k * terms + i]);
+      over += std::abs(sum) > 65504.0;
+    }
+    CHECK(over == 64);
+  }
+}
+
+TEST_CASE("forced zeros of the non-uniform fp16 classes are +0 and -0 alike", "[workload]") {
+  const Layer l = layer_of("C=32,H=32,W=32,K=8,k=3");
+  for (OperandClass c : {OperandClass::normal, OperandClass::wide, OperandClass::specials, OperandClass::saturate}) {
+    const ConvOperands ops = make_random_operands(l, Arithmetic::fp16, 6, dist_of(c, 0.5));
+    std::size_t pz = 0, nz = 0;
+    for (ElemBits e : ops.ifmap) {
+      pz += e == 0x0000;
+      nz += e == 0x8000;
+    }
+    const double n = double(ops.ifmap.size());
+    INFO(operand_class_name(c));
+    CHECK(pz / n == Approx(0.25).margin(0.03));  // plus a few drawn zeros (wide's edges)
+    CHECK(nz / n == Approx(0.25).margin(0.03));
+  }
+  // uniform keeps +0 only
+  const ConvOperands u = make_random_operands(l, Arithmetic::fp16, 6, dist_of(OperandClass::uniform, 0.5));
+  std::size_t uneg = 0;
+  for (ElemBits e : u.ifmap) uneg += e == 0x8000;
+  CHECK(uneg == 0);
 }
