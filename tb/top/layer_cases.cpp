@@ -122,13 +122,18 @@ Case random_case(std::mt19937_64& rng, const Config& cfg, std::int64_t max_macs)
   c.data_seed = rng();
   c.dram_seed = coin(0.6) ? (rng() | 1) : 0;
   c.zeros = coin(0.3) ? 0.3 : 0.0;
+  if (coin(0.4)) {  // the other operand classes: -0, subnormals, Inf, NaN, overflowing sums
+    const std::vector<std::string>& classes = operand_class_names();
+    c.operands = classes[std::size_t(uniform_int(rng, 1, int(classes.size()) - 1))];
+  }
   return c;
 }
 
 ConvOperands make_case_operands(const Case& c, const Config& cfg) {
-  if (c.operands != "uniform")
-    throw std::runtime_error(fmt::format("operand class '{}' is not known to this build", c.operands));
-  return make_random_operands(c.layer, cfg.arithmetic, c.data_seed, {c.zeros});
+  OperandDistribution d;
+  d.zero_fraction = c.zeros;
+  d.operand_class = parse_operand_class(c.operands, "case operands");
+  return make_random_operands(c.layer, cfg.arithmetic, c.data_seed, d);
 }
 
 // Parses one line of the regression file: key=value fields as printed by Case::describe().
@@ -160,6 +165,8 @@ bool parse_case(const std::string& line, Case& c) {
       if (val != "search" && val != "heuristic") return false;
       c.search = val == "search";
     } else if (key == "operands") {
+      const std::vector<std::string>& classes = operand_class_names();
+      if (std::find(classes.begin(), classes.end(), val) == classes.end()) return false;
       c.operands = val;
     } else if (key != "config") {
       return false;
