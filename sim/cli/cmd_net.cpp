@@ -41,10 +41,12 @@ int net_command(const NetArgs& a) {
                                  a.bandwidth, cfg.dram.bandwidth_gbps()));
   if (a.tiling != "search" && a.tiling != "heuristic")
     throw InputError("--tiling", "", fmt::format("= {}: must be search or heuristic", a.tiling));
-  if (a.model != "analytic" && a.model != "sc")
-    throw InputError("--model", "", fmt::format("= {}: must be analytic or sc", a.model));
-  if (a.check && a.model != "sc")
-    throw InputError("--check", "", "compares the SystemC model's outputs with the golden model: needs --model sc");
+  if (a.model != "analytic" && a.model != "sc" && a.model != "both")
+    throw InputError("--model", "", fmt::format("= {}: must be analytic, sc or both", a.model));
+  if (a.check && a.model == "analytic")
+    throw InputError("--check", "",
+                     "compares the SystemC model's (and with both the RTL's) outputs with the golden model: needs "
+                     "--model sc or both");
   std::vector<std::string> names;
   if (a.network == "all") {
     names = network_names();
@@ -97,8 +99,8 @@ Subcommand add_net(CLI::App& app) {
                   "network: a name in configs/networks (resnet50, vgg16, yolov3, arnp), a file, or all")
       ->required();
   add_config_option(net, a->config);
-  net->add_option("--model", a->model, "analytic (fast) or sc (cycle-accurate SystemC, also times the analytic "
-                                       "model against it)")
+  net->add_option("--model", a->model, "analytic (fast), sc (cycle-accurate SystemC, also times the analytic "
+                                       "model against it) or both (sc, and the Verilated RTL in lockstep with it)")
       ->capture_default_str();
   a->bandwidth_option =
       net->add_option("--bandwidth", a->bandwidth, "DRAM bandwidth in GB/s, (0, 1000] (default: the configuration's)");
@@ -106,7 +108,9 @@ Subcommand add_net(CLI::App& app) {
   net->add_option("--tiling", a->tiling, "search (tiling and loop-order search per layer) or heuristic")
       ->capture_default_str();
   net->add_option("--window-us", a->window_us, "window of the peak bandwidth, microseconds")->capture_default_str();
-  net->add_flag("--check", a->check, "sc: compare every layer's outputs with the golden model (exit 1 if any differs)");
+  net->add_flag("--check", a->check,
+                "sc, both: compare every layer's outputs with the golden model, and with both the RTL's lockstep "
+                "(exit 1 if any differs)");
   net->add_option("--seed", a->seed, "seed of the operands of the SystemC runs")->capture_default_str();
   net->add_option("--update-doc", a->update_doc,
                   "with --network all: rewrite the generated tables of this Markdown file (docs/networks.md)");

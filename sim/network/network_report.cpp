@@ -95,8 +95,9 @@ std::string table(const NetworkRun& r, const LoweringRun& lr, const char* title)
   };
   for (const LayerRun& l : lr.layers) {
     std::string tail = plan_text(l);
-    if (r.model == "sc")
+    if (r.model != "analytic")
       tail += fmt::format("  [analytic {:+.2f} %]", cycle_error_pct(l.analytic.cycles, l.stats.cycles));
+    if (l.rtl_run) tail += l.rtl_mismatch.empty() ? "  [RTL in lockstep]" : "  [RTL: " + l.rtl_mismatch + "]";
     if (l.checked) tail += l.exact ? "  [bit-exact]" : "  [OUTPUTS DIFFER]";
     row(l.name, layer_figures(r, l), l.stats.cycles, tail);
   }
@@ -191,7 +192,7 @@ std::string text_report(const NetworkRun& r) {
   line("average GFLOP/s", d(f.gflops, 1), d(e.gflops, 1));
   line("energy mJ (core + SRAM + DRAM)", d(f.energy_uj * 1e-3, 2), d(e.energy_uj * 1e-3, 2));
   line("  of which DRAM mJ", d(f.dram_uj * 1e-3, 2), d(e.dram_uj * 1e-3, 2));
-  if (r.model == "sc") {
+  if (r.model != "analytic") {
     const auto err = [&](const LoweringRun& lr) {
       double worst = 0;
       for (const LayerRun& l : lr.layers) worst = std::max(worst, std::fabs(cycle_error_pct(l.analytic.cycles, l.stats.cycles)));
@@ -199,6 +200,8 @@ std::string text_report(const NetworkRun& r) {
     };
     line("analytic vs SystemC: total/worst layer", err(r.feeder), err(r.expl));
     line("SystemC wall time s", d(r.feeder.total.sc_wall_seconds, 1), d(r.expl.total.sc_wall_seconds, 1));
+    if (r.model == "both")
+      line("RTL (lockstep) wall time s", d(r.feeder.total.rtl_wall_seconds, 1), d(r.expl.total.rtl_wall_seconds, 1));
     if (r.feeder.layers.front().checked)
       line("layers differing from golden", std::to_string(r.feeder.total.mismatched_layers),
            std::to_string(r.expl.total.mismatched_layers));
@@ -266,7 +269,7 @@ Json json_report(const NetworkRun& r) {
   t["dram_energy_mj_explicit"] = e.dram_uj * 1e-3;
   j["feeder"] = figures_json(f);
   j["explicit"] = figures_json(e);
-  if (r.model == "sc") {
+  if (r.model != "analytic") {
     Json& sc = j["sc"];
     sc["wall_seconds"] = r.sc_wall_seconds;
     sc["cycles"] = r.feeder.total.stats.cycles;
@@ -275,6 +278,18 @@ Json json_report(const NetworkRun& r) {
     sc["cycles_explicit"] = r.expl.total.stats.cycles;
     sc["analytic_cycles_explicit"] = r.expl.total.analytic_cycles;
     sc["analytic_error_pct_explicit"] = cycle_error_pct(r.expl.total.analytic_cycles, r.expl.total.stats.cycles);
+  }
+  if (r.model == "both") {
+    Json& rtl = j["rtl"];
+    rtl["wall_seconds"] = r.rtl_wall_seconds;
+    int lockstep = 0, layers = 0;
+    for (const LoweringRun* lr : {&r.feeder, &r.expl})
+      for (const LayerRun& l : lr->layers) {
+        ++layers;
+        lockstep += l.rtl_run && l.rtl_mismatch.empty();
+      }
+    rtl["layers"] = layers;
+    rtl["layers_in_lockstep"] = lockstep;
   }
   j["analytic_wall_seconds"] = r.analytic_wall_seconds;
   j["plan_wall_seconds"] = r.plan_wall_seconds;
@@ -304,10 +319,15 @@ Json json_report(const NetworkRun& r) {
       m = figures_json(layer_figures(r, *x));
       m["plan"] = plan_json(*x);
       m["stats"] = stats_json(x->stats);
-      if (r.model == "sc") {
+      if (r.model != "analytic") {
         m["analytic"] = stats_json(x->analytic);
         m["analytic_error_pct"] = cycle_error_pct(x->analytic.cycles, x->stats.cycles);
         m["sc_wall_seconds"] = x->sc_wall_seconds;
+      }
+      if (x->rtl_run) {
+        m["rtl_lockstep"] = x->rtl_mismatch.empty();
+        if (!x->rtl_mismatch.empty()) m["rtl_mismatch"] = x->rtl_mismatch;
+        m["rtl_wall_seconds"] = x->rtl_wall_seconds;
       }
       if (x->checked) m["bit_exact"] = x->exact;
     }

@@ -14,6 +14,7 @@
 #include "sim/compiler/explicit_lowering.h"
 #include "sim/config/config_keys.h"
 #include "sim/golden/conv.h"
+#include "sim/rtlsim/cosim.h"
 #include "sim/network/traffic.h"
 #include "sim/scsim/layer_sim.h"
 #include "sim/workload/workload.h"
@@ -53,6 +54,7 @@ void add(Totals& t, const LayerRun& l) {
   t.energy.sram_j += l.energy.sram_j;
   t.energy.dram_j += l.energy.dram_j;
   t.sc_wall_seconds += l.sc_wall_seconds;
+  t.rtl_wall_seconds += l.rtl_wall_seconds;
   t.analytic_cycles += l.analytic.cycles;
   t.free_cycles += l.free_cycles;
   if (l.checked && !l.exact) ++t.mismatched_layers;
@@ -72,8 +74,8 @@ double stall_pct(std::uint64_t dram_stall, std::uint64_t tail, std::uint64_t cyc
 }
 
 NetworkRun run_network(const Network& net, const Config& cfg, const RunOptions& opt) {
-  if (opt.model != "analytic" && opt.model != "sc")
-    throw InputError("--model", "", fmt::format("= {}: must be analytic or sc", opt.model));
+  if (opt.model != "analytic" && opt.model != "sc" && opt.model != "both")
+    throw InputError("--model", "", fmt::format("= {}: must be analytic, sc or both", opt.model));
   if (!(opt.bandwidth_gbps == 0 || (opt.bandwidth_gbps > 0 && opt.bandwidth_gbps <= 1000)))
     throw InputError("--bandwidth", "",
                      fmt::format("= {}: must be a DRAM bandwidth in GB/s in (0, 1000] (default: the configuration's "
@@ -104,7 +106,8 @@ NetworkRun run_network(const Network& net, const Config& cfg, const RunOptions& 
   unlimited.bytes_per_cycle = 1e6;
   analytic::Model free_model(hw, unlimited);
   std::unique_ptr<ScSimulation> sc;
-  if (opt.model == "sc") sc = std::make_unique<ScSimulation>(hw);
+  if (opt.model != "analytic") sc = std::make_unique<ScSimulation>(hw);
+  const bool rtl = opt.model == "both";
   std::uint64_t prev_reads[3] = {0, 0, 0}, prev_writes[3] = {0, 0, 0};
 
   const int count = net.array_layers();
@@ -145,11 +148,35 @@ NetworkRun run_network(const Network& net, const Config& cfg, const RunOptions& 
                                                nl.name, lr.lowering, s.sim.error));
         L.stats = from_sc(s, prev_reads, prev_writes);
         L.sc_wall_seconds = s.sim.wall_seconds;  // the simulation only, not the DRAM image or the check
+        std::vector<AccBits> rtl_outputs;
+        if (rtl) {
+          // The same program on the Verilated RTL in lockstep with the SystemC core: every pin
+          // every cycle, equal cycles, equal outputs (sim/rtlsim/cosim.h).
+          CosimOptions co;
+          co.watchdog_cycles = 2'000'000;
+          const CosimResult c = cosim_layer(choice.program, run_ops, timing, co);
+          L.rtl_run = true;
+          L.rtl_wall_seconds = c.rtl.wall_seconds;
+          if (c.first.found)
+            L.rtl_mismatch = fmt::format("pins diverge at cycle {} on {}: SystemC {} / RTL {}", c.first.cycle,
+                                         c.first.signal, c.first.sc_value, c.first.rtl_value);
+          else if (!c.sc.finished || !c.rtl.finished)
+            L.rtl_mismatch = fmt::format("did not finish: {}", !c.rtl.finished ? c.rtl.error : c.sc.error);
+          else if (!c.cycles_equal)
+            L.rtl_mismatch = fmt::format("cycles SystemC {} RTL {}", c.sc.cycles, c.rtl.cycles);
+          else if (c.sc.cycles != s.sim.cycles)
+            L.rtl_mismatch = fmt::format("the lockstep run took {} cycles, the SystemC run {}", c.sc.cycles, s.sim.cycles);
+          else if (!c.outputs_equal || c.rtl.outputs != s.outputs)
+            L.rtl_mismatch = "RTL outputs differ from SystemC's";
+          rtl_outputs = c.rtl.outputs;
+          r.rtl_wall_seconds += L.rtl_wall_seconds;
+        }
         if (opt.check) {
           golden::ConvOptions go;
           go.zero_gating = cfg.zero_gating;
+          const std::vector<AccBits> want = golden::conv(ops, go);
           L.checked = true;
-          L.exact = s.outputs == golden::conv(ops, go);
+          L.exact = s.outputs == want && (!rtl || (L.rtl_mismatch.empty() && rtl_outputs == want));
         }
         r.sc_wall_seconds += L.sc_wall_seconds;
       }

@@ -1,6 +1,7 @@
-// Runs a whole network (sim/network/network.h) layer by layer on the analytic model or the SystemC
-// model, with on-the-fly im2col (the data feeder) and with the explicit-im2col baseline, and
-// gathers the per-layer and total figures `flycol net` prints and reports.
+// Runs a whole network (sim/network/network.h) layer by layer on the analytic model, the SystemC
+// model, or the SystemC model with the Verilated RTL in lockstep (both), with on-the-fly im2col
+// (the data feeder) and with the explicit-im2col baseline, and gathers the per-layer and total
+// figures `flycol net` prints and reports.
 #pragma once
 
 #include <cstdint>
@@ -19,11 +20,11 @@
 namespace flycol::net {
 
 struct RunOptions {
-  std::string model = "analytic";      // analytic | sc
+  std::string model = "analytic";      // analytic | sc | both (sc, and the RTL in lockstep with it)
   analytic::Tiling tiling = analytic::Tiling::search;
   double bandwidth_gbps = 0;           // 0: the configuration's DRAM
   double window_us = 10;               // peak bandwidth: the busiest window of this length
-  bool check = false;                  // sc: compare every layer's outputs with the golden model
+  bool check = false;                  // sc, both: compare every layer's outputs with the golden model
   std::uint64_t seed = 1;              // operands of the sc runs
   // Called before each layer run: lowering ("feeder"/"explicit"), index, count, layer name.
   std::function<void(const char*, int, int, const std::string&)> progress;
@@ -39,7 +40,11 @@ struct LayerRun {
   RunStats stats;     // of the model reported (sc when --model sc)
   RunStats analytic;  // the analytic model's figures, for the agreement with sc
   double sc_wall_seconds = 0;
-  bool checked = false, exact = false;
+  bool checked = false, exact = false;  // exact: every model run matched golden (and, with both, in lockstep)
+  // --model both: the Verilated RTL run in lockstep with the SystemC model on the same program.
+  bool rtl_run = false;
+  std::string rtl_mismatch;  // empty when every pin agreed every cycle, cycles equal, outputs equal
+  double rtl_wall_seconds = 0;
   std::uint64_t compulsory_bytes = 0;  // its ifmap, weights and ofmap once each
   std::uint64_t start_cycle = 0;       // where the layer starts in the network's run
   double peak_gbps = 0;                // busiest window within the layer
@@ -60,8 +65,9 @@ struct Totals {
   std::uint64_t free_cycles = 0;  // cycles with an unlimited DRAM
   double demand_peak_gbps = 0;    // the highest layer demand_gbps
   double sc_wall_seconds = 0;
+  double rtl_wall_seconds = 0;
   std::uint64_t analytic_cycles = 0;  // sum of the analytic model's cycles (agreement with sc)
-  int mismatched_layers = 0;          // --check: layers whose outputs differ from golden
+  int mismatched_layers = 0;          // --check: layers whose outputs differ from golden (or RTL from SystemC)
 };
 
 struct LoweringRun {
@@ -79,7 +85,8 @@ struct NetworkRun {
   LoweringRun feeder, expl;
   double plan_wall_seconds = 0;      // choosing every layer's program (the search and its timings)
   double analytic_wall_seconds = 0;  // timing the chosen programs with the analytic model
-  double sc_wall_seconds = 0;        // the SystemC runs (--model sc)
+  double sc_wall_seconds = 0;        // the SystemC runs (--model sc or both)
+  double rtl_wall_seconds = 0;       // the lockstep RTL runs (--model both)
 };
 
 // Throws InputError for a bad option (unknown model, bandwidth out of range).

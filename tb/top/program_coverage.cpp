@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
 #include "sim/common/input_error.h"
+#include "sim/golden/conv.h"
 
 namespace flycol::tb {
 namespace {
@@ -16,7 +18,7 @@ constexpr const char* kNames[kFeatureCount] = {
     "order_output_stationary", "order_k_outer", "order_spill", "aligned_rows", "flat_contexts", "skip_rows",
     "channel_slices", "spill", "k_tiles", "edge_tile_x", "edge_tile_y", "pad_top", "pad_bottom", "pad_left",
     "pad_right", "stride_and_dilation", "batch", "kernel_one_direction", "searched_plan", "zero_operands",
-    "operands_normal", "operands_wide", "operands_specials", "operands_saturate"};
+    "operands_normal", "operands_wide", "operands_specials", "operands_saturate", "fp16_overflow", "int_saturated"};
 
 int uniform_int(std::mt19937_64& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
 bool coin(std::mt19937_64& rng, double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; }
@@ -67,6 +69,10 @@ void aim_layer(Feature f, Layer& l, const Config& cfg, std::mt19937_64& rng) {
     case Feature::channel_slices:
     case Feature::spill:
       if (l.c < 2) l.c = uniform_int(rng, 2, 48);
+      break;
+    case Feature::fp16_overflow:
+    case Feature::int_saturated:  // a deeper reduction of saturate-class operands
+      l.c = std::max(l.c, uniform_int(rng, 16, 128));
       break;
     case Feature::k_tiles:
       if (l.k <= cfg.array.cols) l.k = cfg.array.cols + uniform_int(rng, 1, cfg.array.cols);
@@ -159,7 +165,9 @@ void aim_options(Feature f, Case& c, const Config& cfg, std::mt19937_64& rng) {
     case Feature::operands_normal: c.operands = "normal"; break;
     case Feature::operands_wide: c.operands = "wide"; break;
     case Feature::operands_specials: c.operands = "specials"; break;
-    case Feature::operands_saturate: c.operands = "saturate"; break;
+    case Feature::operands_saturate:
+    case Feature::fp16_overflow:
+    case Feature::int_saturated: c.operands = "saturate"; break;
     default: break;
   }
   if (f != Feature::searched_plan && f < Feature::zero_operands) c.search = false;
@@ -206,11 +214,35 @@ void Coverage::add(const std::vector<Feature>& fs) {
   for (const Feature f : fs) ++hits_[std::size_t(f)];
 }
 
-std::vector<Feature> Coverage::below(int min) const {
+std::vector<Feature> Coverage::below(int min, Arithmetic a) const {
   std::vector<Feature> out;
   for (int i = 0; i < kFeatureCount; ++i)
-    if (hits_[std::size_t(i)] < min) out.push_back(Feature(i));
+    if (hits_[std::size_t(i)] < min && feature_applies(Feature(i), a)) out.push_back(Feature(i));
   return out;
+}
+
+std::vector<Feature> outcome_features(const ConvOperands& ops, const std::vector<AccBits>& want) {
+  std::vector<Feature> fs;
+  if (ops.arithmetic == Arithmetic::fp16) {
+    auto finite = [](ElemBits e) { return (e & 0x7C00u) != 0x7C00u; };
+    const bool operands_finite = std::all_of(ops.ifmap.begin(), ops.ifmap.end(), finite) &&
+                                 std::all_of(ops.weights.begin(), ops.weights.end(), finite);
+    const bool overflow = std::any_of(want.begin(), want.end(), [](AccBits v) { return (v & 0x7C00u) == 0x7C00u; });
+    if (operands_finite && overflow) fs.push_back(Feature::fp16_overflow);
+  } else {
+    const bool clamped = std::any_of(want.begin(), want.end(), [](AccBits v) {
+      return std::int32_t(v) == std::numeric_limits<std::int32_t>::max() ||
+             std::int32_t(v) == std::numeric_limits<std::int32_t>::min();
+    });
+    if (clamped) fs.push_back(Feature::int_saturated);
+  }
+  return fs;
+}
+
+bool feature_applies(Feature f, Arithmetic a) {
+  if (f == Feature::fp16_overflow) return a == Arithmetic::fp16;
+  if (f == Feature::int_saturated) return a == Arithmetic::int16;
+  return true;
 }
 
 std::string Coverage::table() const {
@@ -225,40 +257,52 @@ void aim_case(Feature f, Case& c, const Config& cfg, std::mt19937_64& rng, std::
   aim_options(f, c, cfg, rng);
 }
 
-bool scaled_copy(const Case& c, const Config& cfg, std::int64_t max_macs, Case& out) {
-  std::vector<Feature> want;
+bool case_features(const Case& c, const Config& cfg, std::vector<Feature>& fs) {
   try {
-    want = features_of(c, compile_case(c, cfg));
+    fs = features_of(c, compile_case(c, cfg));
   } catch (const InputError&) {
     return false;
   }
+  golden::ConvOptions g;
+  g.zero_gating = cfg.zero_gating;
+  const ConvOperands ops = make_case_operands(c, cfg);
+  for (const Feature f : outcome_features(ops, golden::conv(ops, g))) fs.push_back(f);
+  return true;
+}
+
+bool scaled_copy(const Case& c, const Config& cfg, std::int64_t max_macs, Case& out) {
+  std::vector<Feature> want;
+  if (!case_features(c, cfg, want)) return false;
   std::mt19937_64 rng(c.data_seed ^ 0x5ca1edull);
-  for (int attempt = 0; attempt < 400; ++attempt) {
+  const double ratio = std::min(1.0, double(max_macs) / double(std::max<std::int64_t>(1, c.layer.macs())));
+  for (int attempt = 0; attempt < 200; ++attempt) {
     Case s = c;
-    // Scale C, K, H and W by about the fourth root of the MAC ratio each, with some jitter, and
-    // the forced tiles with them (column tiles stay multiples of array.rows).
-    const double ratio = double(max_macs) / double(std::max<std::int64_t>(1, c.layer.macs()));
-    const double base = std::pow(std::min(1.0, ratio), 0.25);
-    auto scale = [&](int v, int lo) {
-      const double f = base * std::uniform_real_distribution<double>(0.5, 1.3)(rng);
-      return std::max(lo, int(std::lround(double(v) * f)));
-    };
-    s.layer.c = scale(c.layer.c, c.opt.tile_c > 0 ? 2 : 1);
-    s.layer.k = scale(c.layer.k, 1);
-    s.layer.h = scale(c.layer.h, 1);
-    s.layer.w = scale(c.layer.w, 1);
+    // Early attempts aim well below the cap (the smaller the copy, the cheaper the RTL run).
+    const double target = ratio * std::min(1.0, 0.05 + 0.01 * attempt);
+    // Spread the MAC ratio over C, K, H and W with random weights (some attempts keep C, which a
+    // deep reduction such as a saturating one needs), with the forced tiles scaled alongside
+    // (column tiles stay multiples of array.rows).
+    double w[4], sum = 0;
+    for (double& x : w) sum += (x = std::uniform_real_distribution<double>(0.05, 1.0)(rng));
+    if (attempt % 2 == 1) sum -= w[0], w[0] = 0;
+    double f[4];
+    for (int i = 0; i < 4; ++i) f[i] = std::pow(target, w[i] / sum) * std::uniform_real_distribution<double>(0.8, 1.0)(rng);
+    auto scaled = [](int v, double x, int lo) { return std::max(lo, int(std::lround(double(v) * x))); };
+    s.layer.c = scaled(c.layer.c, f[0], c.opt.tile_c > 0 ? 2 : 1);
+    s.layer.k = scaled(c.layer.k, f[1], 1);
+    s.layer.h = scaled(c.layer.h, f[2], std::max(1, c.layer.extent_y() - c.layer.pt - c.layer.pb));
+    s.layer.w = scaled(c.layer.w, f[3], std::max(1, c.layer.extent_x() - c.layer.pl - c.layer.pr));
     if (!valid(s.layer) || s.layer.macs() > max_macs) continue;
-    if (c.opt.tile_c > 0) s.opt.tile_c = std::clamp(scale(c.opt.tile_c, 1), 1, std::max(1, s.layer.c - 1));
-    if (c.opt.tile_h > 0) s.opt.tile_h = std::clamp(scale(c.opt.tile_h, 1), 1, std::max(1, s.layer.ho() - 1));
-    if (c.opt.tile_w > 0 && c.opt.tile_w != c.layer.wo()) s.opt.tile_w = cfg.array.rows * std::max(1, scale(c.opt.tile_w / cfg.array.rows, 1));
-    try {
-      const std::vector<Feature> got = features_of(s, compile_case(s, cfg));
-      if (std::all_of(want.begin(), want.end(),
-                      [&](Feature f) { return std::find(got.begin(), got.end(), f) != got.end(); })) {
-        out = s;
-        return true;
-      }
-    } catch (const InputError&) {
+    if (c.opt.tile_c > 0) s.opt.tile_c = std::clamp(scaled(c.opt.tile_c, f[0], 1), 1, std::max(1, s.layer.c - 1));
+    if (c.opt.tile_h > 0) s.opt.tile_h = std::clamp(scaled(c.opt.tile_h, f[2], 1), 1, std::max(1, s.layer.ho() - 1));
+    if (c.opt.tile_w > 0 && c.opt.tile_w != c.layer.wo())
+      s.opt.tile_w = cfg.array.rows * std::max(1, scaled(c.opt.tile_w / cfg.array.rows, f[3], 1));
+    std::vector<Feature> got;
+    if (!case_features(s, cfg, got)) continue;
+    if (std::all_of(want.begin(), want.end(),
+                    [&](Feature x) { return std::find(got.begin(), got.end(), x) != got.end(); })) {
+      out = s;
+      return true;
     }
   }
   return false;

@@ -43,6 +43,8 @@ enum class Feature {
   operands_wide,
   operands_specials,
   operands_saturate,
+  fp16_overflow,           // an FP16 output is +-Inf or NaN although every operand was finite
+  int_saturated,           // an integer output sits at an int32 limit (the accumulator clamped)
   count_
 };
 constexpr int kFeatureCount = int(Feature::count_);
@@ -52,13 +54,27 @@ const char* feature_name(Feature f);
 // The features the compiled program `p` of case `c` exercises.
 std::vector<Feature> features_of(const Case& c, const Program& p);
 
+// The features the results show: fp16_overflow or int_saturated, from the operands and the golden
+// outputs of the case's layer.
+std::vector<Feature> outcome_features(const ConvOperands& ops, const std::vector<AccBits>& want);
+
+// Every feature of case `c` on `cfg`: its compiled program's and its golden results'. False when
+// the compiler rejects the case.
+bool case_features(const Case& c, const Config& cfg, std::vector<Feature>& fs);
+
+// Whether a feature can be asked of every run of a configuration: fp16_overflow only of FP16,
+// int_saturated only of int16 (an int8 product is at most 2^14, so the int32 accumulator needs
+// more than 131072 terms to clamp: the recorded int8 lines hold such layers, random ones are far
+// smaller).
+bool feature_applies(Feature f, Arithmetic a);
+
 // Hit counts per feature over a run.
 class Coverage {
 public:
   void add(const std::vector<Feature>& fs);
   int hits(Feature f) const { return hits_[std::size_t(f)]; }
-  // The features hit fewer than `min` times.
-  std::vector<Feature> below(int min) const;
+  // The features that apply to arithmetic `a` hit fewer than `min` times.
+  std::vector<Feature> below(int min, Arithmetic a) const;
   // One line: every feature and its count.
   std::string table() const;
 

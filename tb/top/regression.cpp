@@ -44,6 +44,7 @@ public:
       const std::vector<AccBits> want = golden::conv(ops, g);
       const ConvOperands run_ops = prog.layer == c.layer ? ops : lower_operands(ops, prog.layer);
       why = run_(c, prog, run_ops, want);
+      t_.coverage.add(outcome_features(ops, want));
     } catch (const std::exception& e) {
       why = fmt::format("exception: {}", e.what());
     }
@@ -63,7 +64,7 @@ public:
     bool gate_failed = false;
     if (min > 0) {
       fmt::print("{}: program coverage: {}\n", bench_, t_.coverage.table());
-      for (const Feature f : t_.coverage.below(min)) {
+      for (const Feature f : t_.coverage.below(min, cfg_.arithmetic)) {
         fmt::print("FAIL coverage: {} hit {} times, fewer than --coverage-min {}\n", feature_name(f),
                    t_.coverage.hits(f), min);
         gate_failed = true;
@@ -159,18 +160,13 @@ int run_regression(const std::string& bench, const Args& args, const RegressionO
   // Close the coverage gaps the random draws left: cases aimed at each feature below the minimum,
   // until it is reached or the draws for it run out.
   const int min = int(o.coverage_min);
-  for (const Feature f : t.coverage.below(min)) {
+  for (const Feature f : t.coverage.below(min, cfg.arithmetic)) {
     for (int draws = 0; draws < 60 && t.coverage.hits(f) < min; ++draws) {
       Case c = random_case(rng, cfg, max_macs);
       aim_case(f, c, cfg, rng, max_macs);
       ++t.aim_draws;
-      Program prog;
-      try {
-        prog = compile_case(c, cfg);
-      } catch (const InputError&) {
-        continue;
-      }
-      const std::vector<Feature> fs = features_of(c, prog);
+      std::vector<Feature> fs;
+      if (!case_features(c, cfg, fs)) continue;                        // rejected by the compiler
       if (std::find(fs.begin(), fs.end(), f) == fs.end()) continue;  // the compiler chose otherwise
       if (loop.run(c, std::string("aimed at ") + feature_name(f))) {
         ++t.run;
