@@ -1,0 +1,27 @@
+// RTL of any configuration on demand: when no built-in Verilated model matches, make_rtl_top()
+// Verilates flycol_top for the configuration into a cache directory (once; later runs reuse it)
+// and loads it as a shared object. Details and the cache layout: docs/microarchitecture.md is not
+// the place; see sim/rtlsim/rtl_on_demand.cpp and the README's `--model rtl` row.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "sim/config/config.h"
+#include "sim/rtlsim/rtl_top.h"
+
+namespace flycol {
+
+// The cache directory: $FLYCOL_RTL_CACHE, else $XDG_CACHE_HOME/flycol/rtl, else ~/.cache/flycol/rtl.
+std::string rtl_cache_dir();
+
+// The cache entry's name for `config` (<name>-<16 hex digits of the key>); the key hashes the
+// configuration package text, the RTL sources, the C++ wrapper headers, Verilator's version and
+// the compiler command.
+std::string rtl_cache_entry_name(const Config& config);
+
+// Builds (first use) or reuses the model of `config` and makes one instance. Throws
+// std::runtime_error naming the missing tool or the build log when it cannot.
+std::unique_ptr<RtlTop> make_rtl_top_on_demand(const Config& config, const RtlTopOptions& opt);
+
+}  // namespace flycol
