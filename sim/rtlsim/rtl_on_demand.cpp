@@ -72,7 +72,7 @@ std::string source_path(const char* rel) { return std::string(info::kSourceDir) 
 std::string read_or_throw(const std::string& path, const char* what) {
   std::optional<std::string> s = read_whole_file(path);
   if (!s)
-    throw std::runtime_error(fmt::format("flycol: cannot read {} '{}' (the on-demand RTL build reads the source "
+    throw std::runtime_error(fmt::format("cannot read {} '{}' (the on-demand RTL build reads the source "
                                          "tree this flycol was built from)",
                                          what, path));
   return *s;
@@ -93,7 +93,7 @@ std::string command_output(const std::string& cmd) {
 std::string tool_or_throw(const std::string& program, const char* what) {
   const std::string p = rtlexport::find_program(program);
   if (p.empty())
-    throw std::runtime_error(fmt::format("flycol: the RTL of this configuration is not built in and must be "
+    throw std::runtime_error(fmt::format("the RTL of this configuration is not built in and must be "
                                          "Verilated on first use, but {} ('{}') is missing; install it (Debian: "
                                          "apt-get install verilator g++ make) or use a built-in configuration",
                                          what, program));
@@ -104,10 +104,17 @@ struct Tools {
   std::string verilator, cxx, launcher, make;
 };
 
+// The tool configured at build time, unless the environment names another (FLYCOL_VERILATOR,
+// FLYCOL_RTL_CXX: for a moved installation, and for the tests of the error paths).
+std::string tool_setting(const char* env, const char* configured) {
+  const char* v = std::getenv(env);
+  return v && *v ? std::string(v) : std::string(configured);
+}
+
 Tools find_tools() {
   Tools t;
-  t.verilator = tool_or_throw(info::kVerilatorBin, "Verilator");
-  t.cxx = tool_or_throw(info::kCxx, "the C++ compiler");
+  t.verilator = tool_or_throw(tool_setting("FLYCOL_VERILATOR", info::kVerilatorBin), "Verilator");
+  t.cxx = tool_or_throw(tool_setting("FLYCOL_RTL_CXX", info::kCxx), "the C++ compiler");
   t.make = tool_or_throw(info::kMake, "make");
   // ccache only speeds up rebuilds of the same entry; its absence is no error.
   if (*info::kCxxLauncher) t.launcher = rtlexport::find_program(info::kCxxLauncher);
@@ -162,14 +169,14 @@ class FileLock {
 public:
   FileLock(const std::string& path, const std::string& what) {
     fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw std::runtime_error(fmt::format("flycol: cannot open the lock file '{}': {}", path, std::strerror(errno)));
+    if (fd_ < 0) throw std::runtime_error(fmt::format("cannot open the lock file '{}': {}", path, std::strerror(errno)));
     if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return;
     fmt::print(stderr, "flycol: waiting for another flycol that is building {} (lock {})...\n", what, path);
     while (::flock(fd_, LOCK_EX) != 0) {
       if (errno != EINTR) {
         const int err = errno;
         ::close(fd_);
-        throw std::runtime_error(fmt::format("flycol: cannot lock '{}': {}", path, std::strerror(err)));
+        throw std::runtime_error(fmt::format("cannot lock '{}': {}", path, std::strerror(err)));
       }
     }
   }
@@ -209,7 +216,7 @@ void build_entry(const Entry& e, const Config& config, const fs::path& cache) {
   const auto fail = [&](const std::string& step, const rtlexport::ProcessOutcome& out) {
     fs::copy_file(log, failed_log, fs::copy_options::overwrite_existing, ec);
     fs::remove_all(tmp, ec);
-    throw std::runtime_error(fmt::format("flycol: building the RTL of '{}' failed at {} ({}); the log is {}",
+    throw std::runtime_error(fmt::format("building the RTL of '{}' failed at {} ({}); the log is {}",
                                          config.name, step, out.describe(), failed_log));
   };
   const auto step = [&](int n, const std::string& what, const std::vector<std::string>& argv) {
@@ -262,6 +269,7 @@ void build_entry(const Entry& e, const Config& config, const fs::path& cache) {
   step(3, "linking the model", l);
 
   fs::remove_all(obj, ec);  // 20+ MB of objects nobody needs again
+  fs::remove_all(dir, ec);  // an entry someone emptied by hand (no model.so): replaced
   fs::rename(tmp, dir);     // atomic: the entry appears whole
   fs::remove(failed_log, ec);
   fmt::print(stderr, "flycol: the RTL of '{}' is ready ({:.0f} s), cached in {}\n", config.name,
@@ -302,11 +310,11 @@ std::unique_ptr<RtlTop> make_rtl_top_on_demand(const Config& config, const RtlTo
     }
     void* h = ::dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!h)
-      throw std::runtime_error(fmt::format("flycol: cannot load the cached RTL model {}: {} (delete {} to rebuild it)",
+      throw std::runtime_error(fmt::format("cannot load the cached RTL model {}: {} (delete {} to rebuild it)",
                                            so.string(), ::dlerror(), (cache / e.name).string()));
     make = reinterpret_cast<Factory>(::dlsym(h, "flycol_rtl_top_make"));
     if (!make)
-      throw std::runtime_error(fmt::format("flycol: {} has no factory flycol_rtl_top_make (delete {} to rebuild it)",
+      throw std::runtime_error(fmt::format("{} has no factory flycol_rtl_top_make (delete {} to rebuild it)",
                                            so.string(), (cache / e.name).string()));
     g_loaded[e.name] = make;
   }

@@ -1,7 +1,7 @@
 // RTL of any configuration on demand: when no built-in Verilated model matches, make_rtl_top()
 // Verilates flycol_top for the configuration into a cache directory (once; later runs reuse it)
-// and loads it as a shared object. Details and the cache layout: docs/microarchitecture.md is not
-// the place; see sim/rtlsim/rtl_on_demand.cpp and the README's `--model rtl` row.
+// and loads it as a shared object. The cache layout and why the model carries its own Verilator
+// runtime: rtl_on_demand.cpp; for users: README, "RTL and co-simulation".
 #pragma once
 
 #include <memory>
