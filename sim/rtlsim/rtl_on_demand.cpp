@@ -277,7 +277,9 @@ void build_entry(const Entry& e, const Config& config, const fs::path& cache) {
 }
 
 std::mutex g_mutex;                     // one builder per process (threads), beside the file lock
-std::map<std::string, Factory> g_loaded;  // entries loaded in this process (never unloaded)
+// Entries loaded in this process (never unloaded), by configuration package text: a model is made
+// per layer, and the key (which reads the sources and asks the tools' versions) is computed once.
+std::map<std::string, Factory> g_loaded;
 
 }  // namespace
 
@@ -288,15 +290,14 @@ std::string rtl_cache_dir() {
   throw InputError("FLYCOL_RTL_CACHE", "", "is not set, and neither XDG_CACHE_HOME nor HOME is: name a directory");
 }
 
-std::string rtl_cache_entry_name(const Config& config) { return make_entry(config).name; }
-
 std::unique_ptr<RtlTop> make_rtl_top_on_demand(const Config& config, const RtlTopOptions& opt) {
   std::lock_guard<std::mutex> guard(g_mutex);
-  const Entry e = make_entry(config);
+  const std::string cfg_pkg = rtl::generate_cfg_pkg(config);
   Factory make = nullptr;
-  if (auto it = g_loaded.find(e.name); it != g_loaded.end()) {
+  if (auto it = g_loaded.find(cfg_pkg); it != g_loaded.end()) {
     make = it->second;
   } else {
+    const Entry e = make_entry(config);
     const fs::path cache = rtl_cache_dir();
     std::error_code ec;
     fs::create_directories(cache, ec);
@@ -316,7 +317,7 @@ std::unique_ptr<RtlTop> make_rtl_top_on_demand(const Config& config, const RtlTo
     if (!make)
       throw std::runtime_error(fmt::format("{} has no factory flycol_rtl_top_make (delete {} to rebuild it)",
                                            so.string(), (cache / e.name).string()));
-    g_loaded[e.name] = make;
+    g_loaded[cfg_pkg] = make;
   }
   return std::unique_ptr<RtlTop>(make(config.name.c_str(), &opt));
 }

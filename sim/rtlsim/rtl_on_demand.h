@@ -15,12 +15,9 @@ namespace flycol {
 // The cache directory: $FLYCOL_RTL_CACHE, else $XDG_CACHE_HOME/flycol/rtl, else ~/.cache/flycol/rtl.
 std::string rtl_cache_dir();
 
-// The cache entry's name for `config` (<name>-<16 hex digits of the key>); the key hashes the
-// configuration package text, the RTL sources, the C++ wrapper headers, Verilator's version and
-// the compiler command.
-std::string rtl_cache_entry_name(const Config& config);
-
-// Builds (first use) or reuses the model of `config` and makes one instance. Throws
+// Builds (first use) or reuses the model of `config` and makes one instance. The entry is
+// <cache>/<name>-<16 hex digits of a SHA-256 of the configuration package text, the RTL sources,
+// the C++ wrapper headers, Verilator's version and the compiler command>. Throws
 // std::runtime_error naming the missing tool or the build log when it cannot.
 std::unique_ptr<RtlTop> make_rtl_top_on_demand(const Config& config, const RtlTopOptions& opt);
 
