@@ -1,6 +1,7 @@
 // The Verilated RTL of the whole accelerator behind a small interface: pins in, a combinational
-// settle, pins out, a clock edge. One Verilated model exists per configuration built
-// (FLYCOL_RTL_CONFIGS); make_rtl_top() picks the one whose configuration equals the requested one.
+// settle, pins out, a clock edge. One Verilated model is built in per configuration of
+// FLYCOL_RTL_CONFIGS; make_rtl_top() picks the one whose configuration equals the requested one, or
+// Verilates the requested one on first use into a cache (rtl_on_demand.h).
 #pragma once
 
 #include <cstddef>
@@ -53,7 +54,9 @@ public:
   virtual void finish() = 0;
 };
 
-// Throws InputError (key: the configuration source) if no Verilated model matches `config`.
+// The built-in model matching `config`, else the cached on-demand one (built on first use; throws
+// std::runtime_error when that build cannot run or fails). In builds without RTL
+// (FLYCOL_BUILD_RTL=OFF) throws InputError (key: the configuration source).
 std::unique_ptr<RtlTop> make_rtl_top(const Config& config, const RtlTopOptions& opt = {});
 // The configuration tags the RTL was Verilated for in this build.
 std::vector<std::string> built_rtl_configs();
