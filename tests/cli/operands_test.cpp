@@ -27,7 +27,9 @@ const char* const kClasses[] = {"uniform", "normal", "wide", "specials", "satura
 // Small layers that still reach the paths the classes are for: padding (gated padding zeros next to
 // Inf and NaN), stride and dilation with column tiles (fornt16: K=20 > 16 columns) spilled through
 // the psum SRAM and DRAM (NaN, Inf and -0 partial sums preloaded), and one deep reduction of 576
-// terms (C=64, 3x3: int16 saturates the int32 accumulator, fp16 overflows to Inf).
+// terms (C=64, 3x3: int16 saturates the int32 accumulator, fp16 overflows to Inf), and a 2-term
+// reduction whose tiny products give -0 and subnormal outputs. tests/workload/classes_golden_test
+// shows on the golden model that these cases and seeds do reach those results.
 struct Case {
   const char* layer;
   const char* extra;
@@ -36,6 +38,7 @@ const Case kCases[] = {
     {"C=3,H=9,W=11,K=5,k=3,p=1", ""},
     {"C=40,H=6,W=21,K=20,ky=3,kx=2,s=2,d=2,p=2", "--order spill"},
     {"N=2,C=64,H=3,W=4,K=6,k=3", ""},
+    {"C=2,H=7,W=9,K=16,k=1", ""},
 };
 
 // Runs every class x case on one configuration and model; a failure prints the command.
