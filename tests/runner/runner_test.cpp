@@ -16,6 +16,7 @@
 #include "sim/config/layer.h"
 #include "sim/rtlsim/rtl_top.h"
 #include "sim/runner/models.h"
+#include "sim/runner/run_common.h"
 #include "sim/runner/run_layer.h"
 #include "sim/scsim/layer_sim.h"
 #include "sim/stats/run_stats.h"
@@ -82,7 +83,7 @@ TEST_CASE("registry: every model runs a tiny layer and reports the documented ke
     CHECK(out.passed);
     CHECK_FALSE(out.text.empty());
     const YAML::Node j = YAML::Load(out.report.dump());
-    for (const char* key : {"model", "layer", "config", "seed", "macs", "output", "check"}) {
+    for (const char* key : {"model", "layer", "config", "seed", "operands", "macs", "output", "check"}) {
       INFO("key " << key);
       CHECK(j[key].IsDefined());
     }
@@ -145,4 +146,25 @@ TEST_CASE("registry: every model runs a tiny layer and reports the documented ke
       CHECK(u64((*r)["cycles"]) == u64((*sc)["cycles"]));
       CHECK(u64((*r)["gated_macs"]) == u64((*r)["gated_macs_rtl"]));
     }
+}
+
+// Regression: with --tiling search the plan of a 1x1 layer may run it flattened (H' x W' with
+// H'*W' = Ho*Wo); sc and both then failed with "build_dram_image: the operands ... are not those of
+// the program's layer" because the operands were not lowered to the program's layer.
+TEST_CASE("tiling search: a layer the search flattens runs and checks on sc and both", "[runner]") {
+  RunRequest req;
+  req.config = default_config();
+  req.layer = parse_layer_spec("C=300,H=17,W=17,K=80,k=1");
+  req.tiling = "search";
+  req.seed = 3;
+  const Program prog = compile_request(req);
+  INFO("plan " << prog.plan.describe() << " on " << prog.layer.spec());
+  REQUIRE(prog.layer.w != req.layer.w);  // the case needs the flattened form
+  for (const char* model : {"sc", "both"}) {
+    if (std::string(model) == "both" && !rtl_built("fornt16")) continue;
+    req.model = model;
+    INFO("model " << model);
+    const RunOutcome out = run_layer(req);
+    CHECK(out.passed);
+  }
 }
