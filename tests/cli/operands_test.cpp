@@ -27,8 +27,9 @@ const char* const kClasses[] = {"uniform", "normal", "wide", "specials", "satura
 // Small layers that still reach the paths the classes are for: padding (gated padding zeros next to
 // Inf and NaN), stride and dilation with column tiles (fornt16: K=20 > 16 columns) spilled through
 // the psum SRAM and DRAM (NaN, Inf and -0 partial sums preloaded), and one deep reduction of 576
-// terms (C=64, 3x3: int16 saturates the int32 accumulator, fp16 overflows to Inf), and a 2-term
-// reduction whose tiny products give -0 and subnormal outputs. tests/workload/classes_golden_test
+// terms (C=64, 3x3: int16 saturates the int32 accumulator, fp16 overflows to Inf), a 2-term
+// reduction whose tiny products give -0 and subnormal outputs, and channel slices (C=300) whose
+// partial sums - Inf, NaN, -0 or clamped - go out to DRAM and come back as preloads. tests/workload/classes_golden_test
 // shows on the golden model that these cases and seeds do reach those results.
 struct Case {
   const char* layer;
@@ -39,6 +40,7 @@ const Case kCases[] = {
     {"C=40,H=6,W=21,K=20,ky=3,kx=2,s=2,d=2,p=2", "--order spill"},
     {"N=2,C=64,H=3,W=4,K=6,k=3", ""},
     {"C=2,H=7,W=9,K=16,k=1", ""},
+    {"C=300,H=8,W=16,K=16,k=3,p=1", "--order spill"},
 };
 
 // Runs every class x case on one configuration and model; a failure prints the command.

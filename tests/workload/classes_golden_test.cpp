@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
@@ -19,7 +20,8 @@ namespace {
 
 // The same cases and seeding as tests/cli/operands_test.cpp (seed 1, 2, ... over class x case).
 const char* const kLayers[] = {"C=3,H=9,W=11,K=5,k=3,p=1", "C=40,H=6,W=21,K=20,ky=3,kx=2,s=2,d=2,p=2",
-                               "N=2,C=64,H=3,W=4,K=6,k=3", "C=2,H=7,W=9,K=16,k=1"};
+                               "N=2,C=64,H=3,W=4,K=6,k=3", "C=2,H=7,W=9,K=16,k=1",
+                               "C=300,H=8,W=16,K=16,k=3,p=1"};
 
 struct Tally {
   std::size_t outputs = 0, nan = 0, raw_nan = 0, pinf = 0, ninf = 0, neg_zero = 0, subnormal = 0, finite = 0;
@@ -28,7 +30,7 @@ struct Tally {
 
 Tally tally_class(Arithmetic a, OperandClass c) {
   Tally t;
-  std::uint64_t seed = 1 + std::uint64_t(c) * 4;
+  std::uint64_t seed = 1 + std::uint64_t(c) * std::size(kLayers);
   for (const char* spec : kLayers) {
     OperandDistribution d;
     d.operand_class = c;
