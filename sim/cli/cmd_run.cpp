@@ -65,7 +65,7 @@ Subcommand add_run(CLI::App& app) {
       ->check(CLI::Range(0.0, 1.0))->capture_default_str();
   run->add_option("--operands", a->operands,
                   "operand class: " + join(operand_class_names(), "|") +
-                      " (uniform: today's [-1, 1] / integer draws; wide: every finite value incl. subnormals "
+                      " (uniform: [-1, 1] and the narrow integer draws; wide: every finite value incl. subnormals "
                       "and -0; specials: wide plus +-Inf and NaN; saturate: sums past the accumulator's range; "
                       "see docs/configuration.md)")
       ->capture_default_str();

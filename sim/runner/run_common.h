@@ -30,6 +30,10 @@ std::string seed_text(const RunRequest& req);
 // plan timed by the analytic model at the configuration's DRAM rate). Throws InputError for an
 // unknown tiling, for --order with search (the search chooses the order), or a layer that cannot run.
 Program compile_request(const RunRequest& req);
+// The operands as the program's layer takes them: `ops` itself, or, when the tiling search chose
+// a flattened form of the layer (a 1x1 layer run as one long row), ops lowered to it
+// (sim/compiler/explicit_lowering.h). Outputs come back in the layer's own order either way.
+ConvOperands program_operands(const ConvOperands& ops, const Program& prog);
 // The keys every cycle model's report opens with, after `model`: layer, config, seed, operands,
 // plan, tiling, commands.
 void write_run_header(Json& j, const RunRequest& req, const Program& prog);

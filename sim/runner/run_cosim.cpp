@@ -30,6 +30,7 @@ RunOutcome run_cosim(const RunRequest& req, bool both) {
   const Config& cfg = req.config;
   const Program prog = compile_request(req);
   const ConvOperands ops = make_random_operands(L, cfg.arithmetic, req.seed, operand_distribution(req));
+  const ConvOperands run_ops = program_operands(ops, prog);  // what the chip's DRAM image holds
 
   CosimOptions co;
   co.run_sc = both;
@@ -52,7 +53,7 @@ RunOutcome run_cosim(const RunRequest& req, bool both) {
     toggles = std::make_unique<power::VcdToggleCounter>();
     co.rtl_vcd_sink = [t = toggles.get()](const char* p, std::size_t n) { t->feed(p, n); };
   }
-  const CosimResult cr = cosim_layer(prog, ops, timing_for(req), co);
+  const CosimResult cr = cosim_layer(prog, run_ops, timing_for(req), co);
 
   golden::ConvOptions gopt;
   gopt.zero_gating = cfg.zero_gating;

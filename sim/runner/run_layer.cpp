@@ -7,6 +7,7 @@
 #include "sim/analytic/plan_choice.h"
 #include "sim/common/input_error.h"
 #include "sim/compiler/compiler.h"
+#include "sim/compiler/explicit_lowering.h"
 #include "sim/dram/dram_model.h"
 #include "sim/runner/models.h"
 #include "sim/runner/run_common.h"
@@ -58,6 +59,12 @@ std::string index_name(const Layer& L, std::int64_t i) {
 std::string seed_text(const RunRequest& req) {
   if (req.operands == OperandClass::uniform) return fmt::format("{}", req.seed);
   return fmt::format("{}, operands {}", req.seed, operand_class_name(req.operands));
+}
+
+ConvOperands program_operands(const ConvOperands& ops, const Program& prog) {
+  Layer want = prog.layer;
+  want.name = ops.layer.name;
+  return want == ops.layer ? ops : lower_operands(ops, prog.layer);
 }
 
 DramTiming timing_for(const RunRequest& req) {

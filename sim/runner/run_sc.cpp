@@ -26,6 +26,7 @@ RunOutcome run_sc(const RunRequest& req) {
   const Config& cfg = req.config;
   const Program prog = compile_request(req);
   const ConvOperands ops = make_random_operands(L, cfg.arithmetic, req.seed, operand_distribution(req));
+  const ConvOperands run_ops = program_operands(ops, prog);  // what the chip's DRAM image holds
   const bool structural = req.structural || !req.rtl_blocks.empty();
   const std::vector<std::string> rtl_blocks = parse_rtl_blocks(req.rtl_blocks);
   LayerSimResult ls;
@@ -35,12 +36,12 @@ RunOutcome run_sc(const RunRequest& req) {
     StructuralSimulation s = make_structural_simulation(cfg, req.rtl_blocks);
     ScSimulation fast_sim(prog.hw);
     if (!req.trace_path.empty()) s.sim->trace_to(req.trace_path);
-    ls = simulate_layer(*s.sim, prog, ops, timing_for(req));
-    fast = simulate_layer(fast_sim, prog, ops, timing_for(req));
+    ls = simulate_layer(*s.sim, prog, run_ops, timing_for(req));
+    fast = simulate_layer(fast_sim, prog, run_ops, timing_for(req));
   } else {
     ScSimulation sim(prog.hw);
     if (!req.trace_path.empty()) sim.trace_to(req.trace_path);
-    ls = simulate_layer(sim, prog, ops, timing_for(req));
+    ls = simulate_layer(sim, prog, run_ops, timing_for(req));
   }
   const SimResult& res = ls.sim;
   const std::vector<AccBits>& got = ls.outputs;

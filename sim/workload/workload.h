@@ -24,7 +24,7 @@ struct ConvOperands {
   std::vector<ElemBits> weights;  // K*C*ky*kx
 };
 
-// The operand classes (`flycol run --operands`). Each arithmetic draws ifmap and weights alike:
+// The operand classes (`flycol run --operands`; docs/configuration.md). Per arithmetic:
 //   uniform  fp16: uniform in [-1, 1] rounded to binary16; int8: uniform over [-128, 127]; int16:
 //            uniform over [-2048, 2047] (deep reductions rarely saturate). +0 is the only zero.
 //   normal   Gaussian rounded to the element type: fp16 sigma 1; int8 sigma 32 and int16 sigma
@@ -39,9 +39,11 @@ struct ConvOperands {
 //   specials fp16: wide, plus 2 % +Inf, -Inf and NaN (quiet and signalling, several payloads,
 //            both signs: kSpecialNaNs). int8/int16: exactly wide (integers have no specials).
 //   saturate fp16: 90 % positive, magnitudes log-uniform in [1, 256) with 5 % in [256, 65504], so
-//            sums overflow to +Inf, products of big values overflow alone and Inf - Inf = NaN
-//            occurs. int8/int16: 90 % positive, 80 % of the draws the extreme of their sign
-//            (-128/127, -32768/32767), the rest uniform on that side, so int32 accumulations
+//            sums overflow to +Inf (some to -Inf). No NaN comes of it: the FMA rounds a*b + acc
+//            once, so a product never becomes an infinity by itself, and an infinite accumulator
+//            stays so; Inf - Inf needs an infinite operand (specials).
+//            int8/int16: 90 % positive, 80 % of the draws the extreme of their sign (-128/127,
+//            -32768/32767), the rest uniform on that side, so int32 accumulations
 //            clamp at the limits (int16 from 2 terms on; int8 only past 131072 terms) and come
 //            back down only in the fixed reduction order.
 // The zero fraction applies on top of every class; its zeros are +0 for uniform and +0 or -0

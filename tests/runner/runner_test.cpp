@@ -16,6 +16,7 @@
 #include "sim/config/layer.h"
 #include "sim/rtlsim/rtl_top.h"
 #include "sim/runner/models.h"
+#include "sim/runner/run_common.h"
 #include "sim/runner/run_layer.h"
 #include "sim/scsim/layer_sim.h"
 #include "sim/stats/run_stats.h"
@@ -82,7 +83,7 @@ TEST_CASE("registry: every model runs a tiny layer and reports the documented ke
     CHECK(out.passed);
     CHECK_FALSE(out.text.empty());
     const YAML::Node j = YAML::Load(out.report.dump());
-    for (const char* key : {"model", "layer", "config", "seed", "macs", "output", "check"}) {
+    for (const char* key : {"model", "layer", "config", "seed", "operands", "macs", "output", "check"}) {
       INFO("key " << key);
       CHECK(j[key].IsDefined());
     }
@@ -146,3 +147,83 @@ TEST_CASE("registry: every model runs a tiny layer and reports the documented ke
       CHECK(u64((*r)["gated_macs"]) == u64((*r)["gated_macs_rtl"]));
     }
 }
+
+// Regression: with --tiling search the plan of a 1x1 layer may run it flattened (H' x W' with
+// H'*W' = Ho*Wo); sc and both then failed with "build_dram_image: the operands ... are not those of
+// the program's layer" because the operands were not lowered to the program's layer.
+TEST_CASE("tiling search: a layer the search flattens runs and checks on sc and both", "[runner]") {
+  RunRequest req;
+  req.config = default_config();
+  req.layer = parse_layer_spec("C=300,H=17,W=17,K=80,k=1");
+  req.tiling = "search";
+  req.seed = 3;
+  const Program prog = compile_request(req);
+  INFO("plan " << prog.plan.describe() << " on " << prog.layer.spec());
+  REQUIRE(prog.layer.w != req.layer.w);  // the case needs the flattened form
+  for (const char* model : {"sc", "both"}) {
+    if (std::string(model) == "both" && !rtl_built("fornt16")) continue;
+    req.model = model;
+    INFO("model " << model);
+    const RunOutcome out = run_layer(req);
+    CHECK(out.passed);
+  }
+}
+
+// Gated MACs count every MAC with a zero operand (+0 or -0 in fp16; padding included), worked
+// out here from the operands; the accelerator's statistic must match it on SystemC and RTL. A view
+// that gated -0 for the accumulator but not for the counter (or the reverse) keeps its outputs
+// and fails here.
+namespace {
+
+// One configuration per process: SystemC elaborates its model once (each TEST_CASE is its own CTest).
+void check_gated_count(const char* config) {
+  {
+    INFO("config " << config);
+    RunRequest req;
+    req.config = load_config_by_name_or_path(config);  // both 16 x 16
+    // K = 16 columns and Wo = 16 rows: every issued MAC is a useful one, so no idle lane is counted.
+    req.layer = parse_layer_spec("C=5,H=6,W=16,K=16,k=3,p=1");
+    req.seed = 6;
+    req.zero_fraction = 0.3;
+    req.operands = OperandClass::specials;
+    OperandDistribution d;
+    d.zero_fraction = req.zero_fraction;
+    d.operand_class = req.operands;
+    const ConvOperands ops = make_random_operands(req.layer, req.config.arithmetic, req.seed, d);
+    const bool fp = req.config.arithmetic == Arithmetic::fp16;
+    const Layer& L = req.layer;
+    auto zero = [fp](ElemBits b) { return fp ? (b & 0x7FFF) == 0 : b == 0; };
+    std::uint64_t gated = 0, neg_zero_gated = 0;
+    for (int k = 0; k < L.k; ++k)
+      for (int y = 0; y < L.ho(); ++y)
+        for (int x = 0; x < L.wo(); ++x)
+          for (int c = 0; c < L.c; ++c)
+            for (int ky = 0; ky < L.ky; ++ky)
+              for (int kx = 0; kx < L.kx; ++kx) {
+                const int iy = y * L.sy + ky * L.dy - L.pt, ix = x * L.sx + kx * L.dx - L.pl;
+                const bool pad = iy < 0 || iy >= L.h || ix < 0 || ix >= L.w;
+                const ElemBits a = pad ? ElemBits(0) : ops.ifmap[(std::size_t(c) * L.h + iy) * L.w + ix];
+                const ElemBits w = ops.weights[((std::size_t(k) * L.c + c) * L.ky + ky) * L.kx + kx];
+                if (zero(a) || zero(w)) {
+                  ++gated;
+                  neg_zero_gated += !(zero(a) && a == 0) && (a == 0x8000 || w == 0x8000);
+                }
+              }
+    if (fp) REQUIRE(neg_zero_gated > 1000);  // the case needs many MACs gated by a -0 alone
+    for (const char* model : {"sc", "rtl"}) {
+      if (std::string(model) == "rtl" && !rtl_built(config)) continue;
+      req.model = model;
+      INFO("model " << model);
+      const RunOutcome out = run_layer(req);
+      CHECK(out.passed);
+      const YAML::Node j = YAML::Load(out.report.dump());
+      if (j["mac_cycles"].IsDefined()) CHECK(u64(j["mac_cycles"]) * 256 == std::uint64_t(L.macs()));
+      CHECK(u64(j["gated_macs"]) == gated);
+      if (j["gated_macs_rtl"].IsDefined()) CHECK(u64(j["gated_macs_rtl"]) == gated);
+    }
+  }
+}
+}  // namespace
+
+TEST_CASE("gated MACs count +0 and -0 operands alike on sc and rtl: fp16", "[runner]") { check_gated_count("fornt16"); }
+TEST_CASE("gated MACs count zero operands on sc and rtl: int8", "[runner]") { check_gated_count("int8"); }
