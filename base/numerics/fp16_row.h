@@ -112,4 +112,21 @@ inline void mac_span(float w, const float* a, std::ptrdiff_t stride, float* acc,
   }
 }
 
+// The array's MAC step on a whole accumulator matrix: mac_row(a[r], w, acc + r*cols, cols, gating)
+// for every row r < rows; returns the gated MAC count. Compiled twice (fp16_row.cpp): for the
+// baseline instruction set and for AVX2, where the compiler vectorizes 8 lanes wide. Both do the
+// same IEEE float operations, so they must give the same bits; tests/numerics runs them side by
+// side. mac_rows_avx2 runs only where mac_rows_avx2_available() (compiled for x86-64 with GCC or
+// Clang, and the CPU has AVX2); elsewhere it is the portable code. mac_rows uses the AVX2 form
+// when available (decided once per process).
+#if defined(__x86_64__) && defined(__GNUC__)
+#define FLYCOL_MAC_ROW_AVX2 1
+#else
+#define FLYCOL_MAC_ROW_AVX2 0
+#endif
+int mac_rows_portable(const float* a, const float* w, float* acc, int rows, int cols, bool gating);
+int mac_rows_avx2(const float* a, const float* w, float* acc, int rows, int cols, bool gating);
+bool mac_rows_avx2_available();
+int mac_rows(const float* a, const float* w, float* acc, int rows, int cols, bool gating);
+
 }  // namespace flycol::fp16
