@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "sim/golden/fp16_exact.h"
+#include "sim/golden/int_exact.h"
 
 namespace flycol::golden {
 namespace {
@@ -24,13 +25,6 @@ Span valid_ox(int ix0, int sx, int w, int wo) {
 bool operand_is_zero(std::uint16_t h) { return half::zero(h); }
 template <class T>
 bool operand_is_zero(T v) { return v == T(0); }
-
-// The integer PEs' MAC, written here as well (not taken from base/numerics/int_mac.h, which the
-// hardware models run): acc + a*b clamped to the int32 range.
-std::int32_t int_mac(std::int32_t a, std::int32_t b, std::int32_t acc) {
-  const std::int64_t v = std::int64_t(acc) + std::int64_t(a) * std::int64_t(b);
-  return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : std::int32_t(v);
-}
 
 // Shared loop nest. Acc is the accumulator type, Mac(acc, a, w) the scalar MAC and
 // SpanMac(w, a, stride, acc, n) the same MAC over n outputs of one row (acc[i] with a[i*stride]).

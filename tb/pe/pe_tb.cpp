@@ -1,6 +1,7 @@
 // Testbench of the processing element (docs/microarchitecture.md 9.5), one for all three views:
 // random operands that reach every fp16 corner or integer extreme, random flags in phases of
-// random rates, resets; every output checked every cycle against a reference written here; then
+// random rates, resets; every output checked every cycle against a reference written here (its
+// MACs are the golden model's, sim/golden/fp16_exact.h and int_exact.h: no code of the PE's); then
 // swap and shift together must be refused. Built twice from this file (see hw/pe/CMakeLists.txt):
 //   pe_tb [--view core|sc] [--seed N] [--cycles N] [--long]   the C++ core and the SystemC module,
 //         each on fp16, int8 and int16 with zero gating on and off (200 k / 5 M cycles each)
@@ -13,10 +14,11 @@
 
 #include <fmt/format.h>
 
-#include "base/numerics/int_mac.h"
 #include "hw/common/hw_params.h"
 #include "hw/common/protocol_error.h"
-#include "base/numerics/fp16.h"
+#include "base/numerics/fp16.h"  // stimulus constants only: the reference MACs are the golden model's
+#include "sim/golden/fp16_exact.h"
+#include "sim/golden/int_exact.h"
 #include "hw/pe/pe_core.h"  // PeIn, the inputs of one cycle (the RTL view links no core)
 #include "tb/common/bench_main.h"
 
@@ -126,11 +128,11 @@ struct RefPe {
       ++total_macs;
       bool zero;
       if (is_fp) {
-        zero = fp16::is_zero(ea) || fp16::is_zero(ew);
-        m = fp16::mac(ea, ew, fp16::Bits(q.acc), p.zero_gating);
+        zero = golden::half::zero(ea) || golden::half::zero(ew);
+        m = golden::half::mac(ea, ew, golden::half::Bits(q.acc), p.zero_gating);
       } else {
         zero = sext(ea) == 0 || sext(ew) == 0;
-        m = acc_t(intmac::mac(sext(ea), sext(ew), std::int32_t(q.acc)));
+        m = acc_t(golden::int_mac(sext(ea), sext(ew), std::int32_t(q.acc)));
       }
       gate = zero && p.zero_gating;
       if (gate) ++gated, ++total_gated;
