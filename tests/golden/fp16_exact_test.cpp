@@ -2,14 +2,19 @@
 // shares no code with: the integer reference of tests/numerics (128-bit exact sums) and the float
 // datapath the hardware models run (base/numerics fp16::fma / fp16::mac). Special triples, every
 // half as first operand with random partners, near-cancellations, ties and wide exponent gaps;
-// and the golden fp16 convolution against a direct one built on the hardware's MAC.
+// and the golden fp16 convolution against a direct one built on the hardware's MAC. Hidden
+// ([.slow], CTest golden_test:slow): every (a, b) pair against the integer reference.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "base/numerics/fp16.h"
@@ -201,4 +206,43 @@ TEST_CASE("golden fp16 conv equals the direct convolution with the hardware's MA
     ++layers;
   }
   std::printf("%d random layers bit-exact\n", layers);
+}
+
+TEST_CASE("golden fma equals the integer reference on all 2^32 operand pairs", "[.slow][golden][fp16]") {
+  // Every (a, b) with two accumulators each: one from a hash of the pair (any class), one a few
+  // ulps from -a*b (cancellation). Against the integer reference only (fp16::fma is checked
+  // against it exhaustively-ish in tests/numerics). Threads over a.
+  const unsigned workers = std::max(1u, std::thread::hardware_concurrency());
+  std::atomic<std::uint32_t> next_a{0};
+  std::atomic<std::uint64_t> mismatches{0};
+  std::mutex first_mutex;
+  std::vector<std::string> first;
+  auto work = [&] {
+    for (std::uint32_t a; (a = next_a.fetch_add(1)) < 0x10000;) {
+      std::uint64_t local = 0;
+      for (std::uint32_t b = 0; b < 0x10000; ++b) {
+        std::uint64_t h = (std::uint64_t(a) << 16 | b) * 0x9E3779B97F4A7C15ull;
+        h ^= h >> 29;
+        const Half p = fp16ref::ref_mul(Half(a), Half(b));
+        const Half cs[2] = {Half(h >> 40), Half((p ^ 0x8000) + int((h >> 8) % 7) - 3)};
+        for (Half c : cs) {
+          const Half got = gh::fma(Half(a), Half(b), c), want = fp16ref::ref_fma(Half(a), Half(b), c);
+          if (got != want && local++ < 4) {
+            const std::lock_guard<std::mutex> lock(first_mutex);
+            if (first.size() < 12)
+              first.push_back("fma(" + hex(a) + ", " + hex(b) + ", " + hex(c) + ") golden " + hex(got) +
+                              ", integer reference " + hex(want));
+          }
+        }
+      }
+      mismatches += local;
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned i = 0; i < workers; ++i) threads.emplace_back(work);
+  for (std::thread& t : threads) t.join();
+  std::printf("exhaustive golden fma: 8589934592 triples, %llu mismatches\n",
+              static_cast<unsigned long long>(mismatches.load()));
+  for (const std::string& m : first) FAIL_CHECK(m);
+  CHECK(mismatches == 0);
 }
