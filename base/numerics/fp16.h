@@ -1,7 +1,8 @@
 // IEEE 754 binary16 arithmetic exactly as the flycol PEs implement it: a fused multiply-add with
 // a single rounding (round to nearest, ties to even), subnormals kept, infinities and NaN per IEEE
-// with one canonical NaN, plus the PE's zero-gating rule. The golden convolution and every
-// hardware model share these functions, so "bit-exact" means the same bits everywhere.
+// with one canonical NaN, plus the PE's zero-gating rule. Every hardware model runs these
+// functions; the golden convolution and the PE and array testbenches deliberately do not (they use
+// sim/golden/fp16_exact.h, an independent exact FMA), so "bit-exact" is checked, not assumed.
 #pragma once
 
 #include <cstdint>

@@ -1,9 +1,8 @@
-// Binary16 MACs over spans of half-in-float accumulators, written without branches in the loop
-// bodies so the compiler vectorizes them:
-//   mac_row:  acc[i] = mac(a,    w[i],            acc[i])   one array row per simulated step
-//   mac_span: acc[i] = mac(a[i*stride], w,        acc[i])   the golden model's inner loop
-// Both are bit-exact with fp16::fma_hf / fp16::mac (see detail::add_round_to_odd for why the
-// float datapath is exact) and fall back to the scalar path when an infinity or NaN appears.
+// Binary16 MACs over a row of half-in-float accumulators, written without branches in the loop
+// body so the compiler vectorizes it:
+//   mac_row:  acc[i] = mac(a, w[i], acc[i])   one array row per simulated step (the array core)
+// Bit-exact with fp16::fma_hf / fp16::mac (see detail::add_round_to_odd for why the float
+// datapath is exact); falls back to the scalar path when an infinity or NaN appears.
 #pragma once
 
 #include <cstddef>
@@ -85,31 +84,21 @@ inline int mac_row(float a, const float* w, float* acc, int n, bool gating) {
   return gated;
 }
 
-// acc[i] = mac(a[i*stride], w, acc[i]) for i < n (any n). The span is processed in blocks so the
-// scalar fallback only redoes the block that met an infinity or NaN.
-inline void mac_span(float w, const float* a, std::ptrdiff_t stride, float* acc, int n, bool gating) {
-  if (gating && w == 0.0f) return;
-  const std::uint32_t gate_on = detail::mask_of(gating);
-  for (int base = 0; base < n; base += kMaxRowLanes) {
-    const int m = n - base < kMaxRowLanes ? n - base : kMaxRowLanes;
-    float* c = acc + base;
-    const float* x = a + base * stride;
-    float save[kMaxRowLanes];
-    std::memcpy(save, c, sizeof(float) * std::size_t(m));
-    std::uint32_t bad = 0;
-    for (int i = 0; i < m; ++i) {
-      const float ai = x[i * stride], ci = c[i];
-      const std::uint32_t r = detail::mac_lane_bits(ai, w, ci, bad);
-      const std::uint32_t g = gate_on & detail::mask_of((detail::float_bits(ai) << 1) == 0);
-      const std::uint32_t out = (detail::float_bits(ci) & g) | (r & ~g);
-      std::memcpy(&c[i], &out, 4);
-    }
-    if (bad)
-      for (int i = 0; i < m; ++i) {
-        const float ai = x[i * stride];
-        c[i] = (gating && ai == 0.0f) ? save[i] : fma_hf(ai, w, save[i]);
-      }
-  }
-}
+// The array's MAC step on a whole accumulator matrix: mac_row(a[r], w, acc + r*cols, cols, gating)
+// for every row r < rows; returns the gated MAC count. Compiled twice (fp16_row.cpp): for the
+// baseline instruction set and for AVX2, where the compiler vectorizes 8 lanes wide. Both do the
+// same IEEE float operations, so they must give the same bits; tests/numerics runs them side by
+// side. mac_rows_avx2 runs only where mac_rows_avx2_available() (compiled for x86-64 with GCC or
+// Clang, and the CPU has AVX2); elsewhere it is the portable code. mac_rows uses the AVX2 form
+// when available (decided once per process).
+#if defined(__x86_64__) && defined(__GNUC__)
+#define FLYCOL_MAC_ROW_AVX2 1
+#else
+#define FLYCOL_MAC_ROW_AVX2 0
+#endif
+int mac_rows_portable(const float* a, const float* w, float* acc, int rows, int cols, bool gating);
+int mac_rows_avx2(const float* a, const float* w, float* acc, int rows, int cols, bool gating);
+bool mac_rows_avx2_available();
+int mac_rows(const float* a, const float* w, float* acc, int rows, int cols, bool gating);
 
 }  // namespace flycol::fp16

@@ -45,23 +45,17 @@ acc_t half_bits(float f) {
   return acc_t(((u >> 16) & 0x8000u) | 0x7C00u | mant);
 }
 
-// The MAC loops are built twice, for AVX2 and for the baseline, and the loader picks one (GNU
-// ifunc): the same IEEE float and integer operations, so the same bits, 8 lanes wide where the
-// machine has AVX2 (flatten: mac_row must be inlined into each clone to be compiled for it). Left out under sanitizers, whose runtimes do not like early ifunc resolvers.
+// The integer MAC loop is built twice, for AVX2 and for the baseline, and the loader picks one
+// (GNU ifunc): the same integer operations, so the same results, 8 lanes wide where the machine
+// has AVX2. (The fp16 step, fp16::mac_rows, carries both forms in base/numerics, exposed so that
+// tests/numerics compares them directly.) Left out under sanitizers, whose runtimes do not like
+// early ifunc resolvers.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) && \
     !defined(__SANITIZE_THREAD__)
 #define FLYCOL_MAC_CLONES __attribute__((target_clones("avx2", "default"), flatten))
 #else
 #define FLYCOL_MAC_CLONES
 #endif
-
-// One MAC step on the whole fp16 matrix, row by row; returns the gated MAC count.
-FLYCOL_MAC_CLONES
-int mac_matrix_fp16(const float* a, const float* w, float* acc, int rows, int cols, bool gating) {
-  int gated = 0;
-  for (int r = 0; r < rows; ++r) gated += fp16::mac_row(a[r], w, acc + std::size_t(r) * std::size_t(cols), cols, gating);
-  return gated;
-}
 
 // One row of an integer MAC step.
 FLYCOL_MAC_CLONES
@@ -171,7 +165,7 @@ void ArrayCore::pop_preload() {
 void ArrayCore::mac_fp16() {
   float* acc = fpool_.data() + std::size_t(acc_buf_) * std::size_t(ms_);
   const int C = cols_;
-  gated_macs_ += std::uint64_t(mac_matrix_fp16(in_af_, in_wf_, acc, rows_, C, gating_));
+  gated_macs_ += std::uint64_t(fp16::mac_rows(in_af_, in_wf_, acc, rows_, C, gating_));
   // The PE's FMA returns the canonical NaN; float arithmetic propagates a NaN operand's payload
   // and sign. A NaN result of an ungated MAC needs a non-finite operand or a NaN accumulator, and
   // is canonical already unless an operand is non-finite or the matrix holds a raw preload NaN.

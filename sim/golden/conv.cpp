@@ -5,9 +5,10 @@
 
 #include <algorithm>
 
-#include "base/numerics/fp16.h"
-#include "base/numerics/fp16_row.h"
-#include "base/numerics/int_mac.h"
+#include <cstdint>
+
+#include "sim/golden/fp16_exact.h"
+#include "sim/golden/int_exact.h"
 
 namespace flycol::golden {
 namespace {
@@ -19,6 +20,11 @@ Span valid_ox(int ix0, int sx, int w, int wo) {
   int hi = ix0 >= w ? 0 : (w - 1 - ix0) / sx + 1;
   return {std::min(lo, wo), std::min(hi, wo)};
 }
+
+// Whether an operand is zero for the gating rule: both signed zeros of binary16, zero otherwise.
+bool operand_is_zero(std::uint16_t h) { return half::zero(h); }
+template <class T>
+bool operand_is_zero(T v) { return v == T(0); }
 
 // Shared loop nest. Acc is the accumulator type, Mac(acc, a, w) the scalar MAC and
 // SpanMac(w, a, stride, acc, n) the same MAC over n outputs of one row (acc[i] with a[i*stride]).
@@ -46,7 +52,7 @@ void conv_loops(const Layer& L, const std::vector<Val>& in, const std::vector<Va
                 // accumulator into +0, or 0*inf into NaN), so the golden model must as well.
                 for (int ox = 0; ox < s.lo; ++ox) acc[ox] = mac(acc[ox], zero, w);
                 for (int ox = std::max(s.hi, s.lo); ox < wo; ++ox) acc[ox] = mac(acc[ox], zero, w);
-              } else if (w == zero) {  // for float, -0 == 0 too
+              } else if (operand_is_zero(w)) {
                 continue;  // gated for every output of this row
               }
               if (s.hi > s.lo) span_mac(w, row + s.lo * L.sx + ix0, L.sx, &acc[s.lo], s.hi - s.lo);
@@ -65,24 +71,17 @@ std::vector<AccBits> conv(const ConvOperands& ops, const ConvOptions& opt) {
   if (opt.preload) result = *opt.preload;
 
   if (ops.arithmetic == Arithmetic::fp16) {
-    // Operands and accumulators as binary16 values held in float (exact); fma_hf is the same
-    // single-rounding FMA as fp16::fma. Float equality treats -0 == 0, as the gating rule does.
-    auto to_f = [](const std::vector<ElemBits>& v) {
-      std::vector<float> f(v.size());
-      std::transform(v.begin(), v.end(), f.begin(), [](ElemBits e) { return fp16::to_float(e); });
-      return f;
-    };
-    const std::vector<float> in = to_f(ops.ifmap), wt = to_f(ops.weights);
-    std::vector<float> out(n_out);
-    std::transform(result.begin(), result.end(), out.begin(),
-                   [](AccBits b) { return fp16::to_float(fp16::Bits(b)); });
+    // Operands and accumulators as binary16 bits, each MAC the golden model's own exact integer
+    // FMA (fp16_exact.h), not the hardware's float datapath. Every NaN leaves as the canonical one.
+    std::vector<half::Bits> out(result.begin(), result.end());
     const bool gating = opt.zero_gating;
-    conv_loops(L, in, wt, gating, 0.0f, out, [](float acc, float a, float w) { return fp16::fma_hf(a, w, acc); },
-               [gating](float w, const float* a, int stride, float* acc, int n) {
-                 fp16::mac_span(w, a, stride, acc, n, gating);
+    conv_loops(L, ops.ifmap, ops.weights, gating, half::Bits(0), out,
+               [](half::Bits acc, half::Bits a, half::Bits w) { return half::fma(a, w, acc); },
+               [gating](half::Bits w, const half::Bits* a, int stride, half::Bits* acc, int n) {
+                 for (int i = 0; i < n; ++i) acc[i] = half::mac(a[i * stride], w, acc[i], gating);
                });
     std::transform(out.begin(), out.end(), result.begin(),
-                   [](float f) { return AccBits(fp16::from_float(f)); });
+                   [](half::Bits h) { return AccBits(half::nan(h) ? half::kNaN : h); });
     return result;
   }
 
@@ -98,10 +97,10 @@ std::vector<AccBits> conv(const ConvOperands& ops, const ConvOptions& opt) {
   const std::vector<std::int32_t> in = to_i(ops.ifmap), wt = to_i(ops.weights);
   std::vector<std::int32_t> out(result.begin(), result.end());
   conv_loops(L, in, wt, opt.zero_gating, 0, out,
-             [](std::int32_t acc, std::int32_t a, std::int32_t w) { return intmac::mac(a, w, acc); },
+             [](std::int32_t acc, std::int32_t a, std::int32_t w) { return int_mac(a, w, acc); },
              [](std::int32_t w, const std::int32_t* a, int stride, std::int32_t* acc, int n) {
                // A zero operand changes no integer sum, so integer gating needs no test here.
-               for (int i = 0; i < n; ++i) acc[i] = intmac::mac(a[i * stride], w, acc[i]);
+               for (int i = 0; i < n; ++i) acc[i] = int_mac(a[i * stride], w, acc[i]);
              });
   std::transform(out.begin(), out.end(), result.begin(), [](std::int32_t v) { return AccBits(v); });
   return result;

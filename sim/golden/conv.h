@@ -1,7 +1,9 @@
 // The golden convolution: a direct 2-D convolution in straightforward loops, independent of the
 // hardware model. Each output accumulates in the brief's reduction order (input channel, then
-// kernel row, then kernel column) with the PE's scalar MAC, so the FP16 result is bit-exact with
-// the accelerator; the float64 version measures the error of FP16 accumulation beside it.
+// kernel row, then kernel column) with the PE's MAC rule, so the FP16 result is bit-exact with
+// the accelerator; the float64 version measures the error of FP16 accumulation beside it. The MAC
+// itself is the golden model's own (fp16_exact.h, int_exact.h): no
+// arithmetic code is shared with base/numerics, which the hardware models run.
 #pragma once
 
 #include <vector>

@@ -4,7 +4,8 @@
 // swap+window token, odd swap-only / MAC+window / window-only tokens, bubbles, the 2*COLS window
 // gap; operands reaching every fp16 corner and integer extreme, whole zero rows, garbage operands
 // on tokens without valid), a fresh random preload word every cycle and now and then a reset. The
-// reference, written here, is the array of the spec at issue-time granularity (accumulators and
+// reference, written here (its MACs the golden model's, sharing no code with the PEs' fp16::mac or
+// the fast model's mac_row), is the array of the spec at issue-time granularity (accumulators and
 // reserve registers per PE, the edge timing formulas): every cycle pre_pop, res_valid and, while
 // valid, the column and the word; after the stream every accumulator and the MAC/gated counters;
 // then a window token 2*COLS-1 cycles after the previous one must be refused.
@@ -23,8 +24,9 @@
 
 #include <fmt/format.h>
 
-#include "base/numerics/fp16.h"
-#include "base/numerics/int_mac.h"
+#include "base/numerics/fp16.h"  // stimulus constants only: the reference MACs are the golden model's
+#include "sim/golden/fp16_exact.h"
+#include "sim/golden/int_exact.h"
 #include "hw/common/hw_params.h"
 #include "hw/common/protocol_error.h"
 #include "hw/common/token.h"
@@ -188,12 +190,12 @@ private:
   }
   acc_t mac(elem_t a, elem_t w, acc_t acc) {
     if (p_.arithmetic == Arithmetic::fp16) {
-      if (p_.zero_gating && (fp16::is_zero(a) || fp16::is_zero(w))) ++gated;
-      return fp16::mac(a, w, fp16::Bits(acc), p_.zero_gating);
+      if (p_.zero_gating && (golden::half::zero(a) || golden::half::zero(w))) ++gated;
+      return golden::half::mac(a, w, golden::half::Bits(acc), p_.zero_gating);
     }
     const std::int32_t sa = sext(a), sw = sext(w);
     if (p_.zero_gating && (sa == 0 || sw == 0)) ++gated;
-    return acc_t(intmac::mac(sa, sw, std::int32_t(acc)));
+    return acc_t(golden::int_mac(sa, sw, std::int32_t(acc)));
   }
 
   HwParams p_;

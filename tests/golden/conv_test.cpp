@@ -238,3 +238,16 @@ TEST_CASE("fp16 golden stays close to float64", "[golden]") {
     REQUIRE(std::abs(acc_value(out[i], Arithmetic::fp16) - ref[i]) < 0.1);
   }
 }
+
+TEST_CASE("golden int16 accumulation saturates at the int32 limits in reduction order", "[golden]") {
+  // 1x1 convolution over 4 channels: three products of 32767^2 = 1073676289 pass INT32_MAX (the
+  // third clamps), the fourth subtracts one from the clamped value; an unclamped sum would end
+  // at 2 * 1073676289. Then the same towards INT32_MIN.
+  Layer l = make_layer(4, 1, 1, 2, 1, 1);
+  const ElemBits big = ElemBits(32767), neg = ElemBits(std::uint16_t(std::int16_t(-32767)));
+  ConvOperands ops{l, Arithmetic::int16, {big, big, big, neg}, {big, big, big, big, neg, neg, neg, neg}};
+  const auto out = golden::conv(ops);
+  REQUIRE(out.size() == 2);
+  CHECK(std::int32_t(out[0]) == 2147483647 - 1073676289);
+  CHECK(std::int32_t(out[1]) == -2147483647 - 1 + 1073676289);
+}
