@@ -159,7 +159,9 @@ function(flycol_config_registry stem factory declaration out)
     list(APPEND gen ${CMAKE_CURRENT_BINARY_DIR}/${stem}_${TAG}.cpp)
     string(REPLACE "@FN@" "${factory}_${TAG}" decl "${declaration}")
     string(APPEND DECLS "${decl}\n")
-    string(APPEND ENTRIES "    {\"${TAG}\", &${factory}_${TAG}},\n")
+    # The tag's YAML file by absolute path: a test configuration (tests/data/configs) is no name in
+    # configs/, so the lookup by tag alone would not find it.
+    string(APPEND ENTRIES "    {\"${TAG}\", \"${FLYCOL_RTL_CFG_YAML_${TAG}}\", &${factory}_${TAG}},\n")
   endforeach()
   configure_file(${stem}_registry.cpp.in ${CMAKE_CURRENT_BINARY_DIR}/${stem}_registry.cpp @ONLY)
   list(APPEND gen ${CMAKE_CURRENT_BINARY_DIR}/${stem}_registry.cpp)
