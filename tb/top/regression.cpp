@@ -22,6 +22,12 @@ struct Tally {
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
+std::string feature_list(const std::vector<Feature>& fs) {
+  std::string t;
+  for (const Feature f : fs) t += (t.empty() ? "" : " ") + std::string(feature_name(f));
+  return t.empty() ? "-" : t;
+}
+
 class Loop {
 public:
   Loop(const std::string& bench, const Args& args, const RegressionOptions& o, const Config& cfg, const RunCase& run)
@@ -37,6 +43,7 @@ public:
       return false;
     }
     std::string why;
+    std::vector<Feature> fs = features_of(c, prog);
     try {
       const ConvOperands ops = make_case_operands(c, cfg_);
       golden::ConvOptions g;
@@ -44,17 +51,17 @@ public:
       const std::vector<AccBits> want = golden::conv(ops, g);
       const ConvOperands run_ops = prog.layer == c.layer ? ops : lower_operands(ops, prog.layer);
       why = run_(c, prog, run_ops, want);
-      t_.coverage.add(outcome_features(ops, want));
+      for (const Feature f : outcome_features(ops, want)) fs.push_back(f);
     } catch (const std::exception& e) {
       why = fmt::format("exception: {}", e.what());
     }
-    t_.coverage.add(features_of(c, prog));
+    t_.coverage.add(fs);
     if (!why.empty()) {
       ++t_.failed;
-      fmt::print("FAIL config={} {}\n  {}\n  plan: {}\n  reproduce: {} --case {}\n", cfg_.name, c.describe(), why,
-                 prog.plan.describe(), args_.reproduce(), quoted(c.describe()));
+      fmt::print("FAIL config={} {}\n  {}\n  plan: {}\n  features: {}\n  reproduce: {} --case {}\n", cfg_.name,
+                 c.describe(), why, prog.plan.describe(), feature_list(fs), args_.reproduce(), quoted(c.describe()));
     } else if (o_.verbose) {
-      fmt::print("  ok ({}) {}\n", kind, c.describe());
+      fmt::print("  ok ({}) {}\n    features: {}\n", kind, c.describe(), feature_list(fs));
     }
     return true;
   }

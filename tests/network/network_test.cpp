@@ -231,7 +231,8 @@ TEST_CASE("flycol net runs a network and rejects bad options", "[network][cli]")
   CHECK(fs::exists(rep / "resnet50_bandwidth.svg"));
   test::check_usage_error(scratch(), "net --network nosuch", {"--network", "resnet50"});
   test::check_usage_error(scratch(), "net --network arnp --bandwidth 0", {"--bandwidth"});
-  test::check_usage_error(scratch(), "net --network arnp --model rtl", {"analytic or sc"});
+  test::check_usage_error(scratch(), "net --network arnp --model rtl", {"analytic, sc or both"});
+  test::check_usage_error(scratch(), "net --network arnp --check", {"--check", "--model sc or both"});
 }
 
 TEST_CASE("run --model analytic reports the keys of run --model sc", "[network][cli]") {
