@@ -39,13 +39,11 @@ void check_consistency(const Config& c, const std::string& source) {
   // Array dimensions must give SRAM word widths that exist: one weight row and one psum row per word.
   const auto check_dim = [&](const char* key, int dim, int bits, const char* what) {
     if (is_sram_word_bits(std::int64_t(dim) * bits)) return;
-    std::vector<std::string> ok;
-    for (int w : kSramWordBits)
-      if (w % bits == 0 && w / bits <= 64) ok.push_back(std::to_string(w / bits));
+    const int lo = (kSramWordBitsMin + bits - 1) / bits;
     throw InputError(source, key,
                      fmt::format("= {}: {} of {} x {}-bit {} values is {} bits, not an SRAM word width ({}), so {} "
-                                 "must be one of {} with {}",
-                                 dim, what, dim, bits, ar.name, dim * bits, sram_word_bits_text(), key, join(ok), ar.name));
+                                 "must be at least {} with {}",
+                                 dim, what, dim, bits, ar.name, dim * bits, sram_word_bits_text(), key, lo, ar.name));
   };
   check_dim("array.cols", c.array.cols, ar.elem_bits, "a weight row");
   check_dim("array.rows", c.array.rows, ar.acc_bits, "a column of partial sums");
@@ -53,8 +51,8 @@ void check_consistency(const Config& c, const std::string& source) {
   const int b = c.ifmap.word_bits / ar.elem_bits;
   if (c.ifmap.word_bits % ar.elem_bits != 0 || !is_pow2(b) || b < kBusElemsMin || b > kBusElemsMax) {
     std::vector<std::string> ok;
-    for (int w : kSramWordBits)
-      if (w / ar.elem_bits >= kBusElemsMin && w / ar.elem_bits <= kBusElemsMax) ok.push_back(std::to_string(w));
+    for (int e = kBusElemsMin; e <= kBusElemsMax; e *= 2)
+      if (is_sram_word_bits(std::int64_t(e) * ar.elem_bits)) ok.push_back(std::to_string(e * ar.elem_bits));
     throw InputError(source, "sram.ifmap.word_bits",
                      fmt::format("= {}: gives a feeder bus of {} {}-bit {} elements; the bus width B = word_bits / {} "
                                  "must be a power of two in [{}, {}], so word_bits must be one of {}",

@@ -82,7 +82,7 @@ ConfigKey number_key(const char* path, const char* doc, const char* unit, double
   keys.push_back(int_key("sram." #w ".buffers", "1 = single buffer, 2 = double buffered", "", 1, 2,        \
                          hw_buffers, #w "_buffers", FLYCOL_INT_MEMBER(w.buffers)));                          \
   keys.push_back(rule_key("sram." #w ".word_bits", "width of the " #w " SRAM's single read/write port",     \
-                          "bits", is_sram_word_bits, "one of " + sram_word_bits_text(), "", #w "_bits",  \
+                          "bits", is_sram_word_bits, sram_word_bits_text(), "", #w "_bits",  \
                           FLYCOL_INT_MEMBER(w.word_bits)))
 
 std::vector<ConfigKey> build_table() {
@@ -166,13 +166,11 @@ std::string number_text(double v) { return fmt::format("{}", v); }
 }  // namespace
 
 bool is_sram_word_bits(std::int64_t bits) {
-  return std::find(std::begin(kSramWordBits), std::end(kSramWordBits), bits) != std::end(kSramWordBits);
+  return bits >= kSramWordBitsMin && bits <= kSramWordBitsMax && bits % kSramWordBitsStep == 0;
 }
 
 std::string sram_word_bits_text() {
-  std::vector<std::string> out;
-  for (int w : kSramWordBits) out.push_back(std::to_string(w));
-  return join(out);
+  return fmt::format("a multiple of {} from {} to {}", kSramWordBitsStep, kSramWordBitsMin, kSramWordBitsMax);
 }
 
 const std::vector<ConfigKey>& config_keys() {

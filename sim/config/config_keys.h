@@ -24,10 +24,13 @@ enum class KeyType {
   name,     // 1 to 64 characters of A-Z a-z 0-9 _ . -
 };
 
-// The SRAM port widths a configuration may use (sram.*.word_bits), in bits.
-inline constexpr int kSramWordBits[] = {64, 128, 256, 512, 1024, 2048};
+// The SRAM port widths a configuration may use (sram.*.word_bits): whole bytes from 64 to 2048
+// bits. Not only powers of two: the weight and psum words are one array row or column (cols x
+// element bits, rows x accumulator bits), so an array of any size has its words; only the ifmap
+// word must hold a power of two of elements (the feeder bus B, config.cpp).
+inline constexpr int kSramWordBitsMin = 64, kSramWordBitsMax = 2048, kSramWordBitsStep = 8;
 bool is_sram_word_bits(std::int64_t bits);
-// "64, 128, 256, 512, 1024, 2048"
+// "a multiple of 8 from 64 to 2048"
 std::string sram_word_bits_text();
 
 // A key's value as the table moves it: integers and booleans (0/1) as int64, numbers as double,

@@ -6,15 +6,13 @@
 #include <fmt/format.h>
 
 #include "sim/common/input_error.h"
+#include "sim/config/config_keys.h"
 #include "sim/config/scalars.h"
 #include "sim/config/yaml_guard.h"
 
 namespace flycol::sweep {
 
 namespace {
-
-constexpr int kWordBits[] = {64, 128, 256, 512, 1024, 2048};
-bool is_word_bits(long v) { return std::find(std::begin(kWordBits), std::end(kWordBits), v) != std::end(kWordBits); }
 
 std::vector<std::string> split_key(const std::string& key) {
   std::vector<std::string> parts;
@@ -121,9 +119,9 @@ Config PointBuilder::point_config(const Point& p) const {
   // left alone, and parse_config then names array.rows or array.cols.
   if (const ArithmeticInfo* a = arithmetic_named(lookup(root, "arithmetic"))) {
     const auto rows = int_at(root, "array.rows"), cols = int_at(root, "array.cols");
-    if (!set_weights && cols && is_word_bits(long(*cols) * a->elem_bits))
+    if (!set_weights && cols && is_sram_word_bits(std::int64_t(*cols) * a->elem_bits))
       root["sram"]["weights"]["word_bits"] = std::to_string(*cols * a->elem_bits);
-    if (!set_psums && rows && is_word_bits(long(*rows) * a->acc_bits))
+    if (!set_psums && rows && is_sram_word_bits(std::int64_t(*rows) * a->acc_bits))
       root["sram"]["psums"]["word_bits"] = std::to_string(*rows * a->acc_bits);
   }
   YAML::Emitter e;
