@@ -7,17 +7,11 @@ if(NOT ROOT)
   message(FATAL_ERROR "check_independence.cmake: set -DROOT=<repository root>")
 endif()
 
+include(${CMAKE_CURRENT_LIST_DIR}/../common/scan_includes.cmake)
 set(violations "")
 # 1. sim/golden: no base/numerics header at all (its arithmetic is fp16_exact.h and int_exact.h).
 file(GLOB files LIST_DIRECTORIES false "${ROOT}/sim/golden/*.h" "${ROOT}/sim/golden/*.cpp")
-foreach(f ${files})
-  file(STRINGS "${f}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<]base/numerics/")
-  foreach(line ${lines})
-    file(RELATIVE_PATH rel "${ROOT}" "${f}")
-    string(STRIP "${line}" line)
-    string(APPEND violations "  ${rel}: ${line} (the golden model must not share the hardware's arithmetic)\n")
-  endforeach()
-endforeach()
+scan_includes(violations "${ROOT}" "base/numerics/" " (the golden model must not share the hardware's arithmetic)" ${files})
 # 2. The golden library links no hardware model (flycol_hw_common, the parameter and token types
 # the configuration parser fills, holds no arithmetic).
 string(REPLACE "," ";" golden_links "${GOLDEN_LINKS}")
