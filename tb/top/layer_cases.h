@@ -35,8 +35,8 @@ struct Case {
 // latency 1..200 cycles, request back-pressure and latency jitter.
 DramTiming timing_for(const Config& cfg, std::uint64_t dram_seed);
 
-// A random case: random_layer() with at most max_macs (sometimes bent to a 1x1 kernel, a
-// one-row kernel with a vertical stride, a kernel of one row or column), a random loop order,
+// A random case: random_layer() with at most max_macs (sometimes bent to a 1x1 kernel or a
+// one-row kernel with a vertical stride), a random loop order,
 // sometimes forced small tiles, a tile layout the layer allows, the tiling search, random DRAM, a
 // share of zero operands and an operand class the configuration's arithmetic draws from.
 Case random_case(std::mt19937_64& rng, const Config& cfg, std::int64_t max_macs);
