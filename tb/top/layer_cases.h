@@ -38,8 +38,10 @@ DramTiming timing_for(const Config& cfg, std::uint64_t dram_seed);
 // A random case: random_layer() with at most max_macs (sometimes bent to a 1x1 kernel or a
 // one-row kernel with a vertical stride), a random loop order,
 // sometimes forced small tiles, a tile layout the layer allows, the tiling search, random DRAM, a
-// share of zero operands and an operand class the configuration's arithmetic draws from.
-Case random_case(std::mt19937_64& rng, const Config& cfg, std::int64_t max_macs);
+// share of zero operands and an operand class the configuration's arithmetic draws from. Kernels
+// beyond the feeder's documented limits (dilated width over feeder.pattern_bits, wider than
+// fifo_depth x M) are drawn again unless beyond_limits (then the compiler rejects them).
+Case random_case(std::mt19937_64& rng, const Config& cfg, std::int64_t max_macs, bool beyond_limits = false);
 
 // The operands of a case (its layer, the configuration's arithmetic, data seed, zeros, class).
 ConvOperands make_case_operands(const Case& c, const Config& cfg);

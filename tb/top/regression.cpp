@@ -108,7 +108,9 @@ void RegressionOptions::declare(Args& args) {
   args.text("regressions", &regressions, "file of recorded cases to run first")
       .count("coverage-min", &coverage_min, "fail unless every program feature was hit this often (0: no gate)")
       .text("case", &one_case, "run only this case (a line as a FAIL message prints it)")
-      .flag("verbose", &verbose, "a line a layer");
+      .flag("verbose", &verbose, "a line a layer")
+      .flag("beyond-limits", &beyond_limits,
+            "also draw kernels past the feeder's pattern and lane limits (rejected: shows the 90 % gate)");
 }
 
 int run_regression(const std::string& bench, const Args& args, const RegressionOptions& o, const Config& cfg,
@@ -160,7 +162,7 @@ int run_regression(const std::string& bench, const Args& args, const RegressionO
   const std::int64_t max_macs = std::int64_t(o.layers.max_macs);
   for (std::uint64_t i = 0; i < o.layers.layers; ++i) {
     ++t.drawn;
-    if (loop.run(random_case(rng, cfg, max_macs), "random")) ++t.run;
+    if (loop.run(random_case(rng, cfg, max_macs, o.beyond_limits), "random")) ++t.run;
     else ++t.rejected;
   }
 

@@ -24,6 +24,7 @@ struct RegressionOptions {
   std::uint64_t size_cap = 0;      // recorded cases above this many MACs run as scaled copies (0: none)
   std::string one_case;            // --case LINE: this one case alone (a describe() line)
   bool verbose = false;            // --verbose: a line per case
+  bool beyond_limits = false;      // --beyond-limits: random kernels past the feeder's limits too
   void declare(Args& args);
 };
 
