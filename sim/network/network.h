@@ -16,9 +16,16 @@ struct NetworkLayer {
   std::string name;
   std::string op = "conv";  // conv, fc (a 1x1 convolution over a 1 x 1 map), or a host op
   bool on_array = true;     // false: listed, but not executed on the array (host_ops())
-  Layer layer;              // what the array runs (on_array only)
-  int c = 0, h = 0, w = 0;  // the input tensor (C x H x W) the layer sees
+  Layer layer;              // what the array runs (on_array only); ONE group of a grouped convolution
+  int groups = 1;           // key `groups` (conv): the file's C and K are the totals, as in ONNX and
+                            // PyTorch, and must divide by it; `layer` holds one group (C/groups ->
+                            // K/groups) and the array runs it `groups` times (depthwise: groups = C)
+  int c = 0, h = 0, w = 0;  // the input tensor (C x H x W) the layer sees (all groups)
   std::string detail;       // host ops: their window, e.g. "3x3 s2 p1"
+  // Key `inputs` (any layer): the names of the earlier layers whose outputs this one reads, or
+  // "input" for the network's input. Absent (empty here): the previous layer's output, or the
+  // network's input for the first layer. Only the connectivity: shapes stay those listed above.
+  std::vector<std::string> inputs;
 };
 
 // One figure of the paper for explicit lowering and for the data feeder.
@@ -38,7 +45,7 @@ struct Network {
   std::vector<NetworkLayer> layers;
   PaperFigures paper;
 
-  std::int64_t macs() const;         // of the array layers
+  std::int64_t macs() const;         // of the array layers (all groups)
   int array_layers() const;
 };
 
