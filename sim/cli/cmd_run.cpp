@@ -100,7 +100,7 @@ Layer tensor_layer(const std::string& layer_arg, const Tensor& x, const Tensor& 
     std::vector<std::string> keys;
     for (const auto& kv : node) keys.push_back(kv.first.as<std::string>());
     for (const Dim& d : dims)
-      if (!given(keys, d.key)) node[d.key] = d.value;
+      if (!given(keys, d.key)) node[d.key] = YAML::Load(std::to_string(d.value));  // a plain scalar, as if read
     source = layer_arg;
     L = parse_layer_node(node, layer_arg, where);
   }
