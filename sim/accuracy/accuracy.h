@@ -37,7 +37,6 @@
 #include <vector>
 
 #include "sim/config/layer.h"
-#include "sim/tensor/tensor.h"
 #include "sim/workload/workload.h"
 
 namespace flycol {
