@@ -170,6 +170,7 @@ TEST_CASE("tensor run: --layer keys that disagree with the shapes", "[unit]") {
   refuses(dir, c.args(dir) + ",H=8", {"--layer: key 'H': = 8 disagrees with", "x.npy, whose shape has 7 at axis 2"});
   refuses(dir, "run --ifmap " + (dir / "x.npy") + " --weights " + (dir / "w.npy") + " --layer K=7,k=3",
           {"--layer: key 'K': = 7 disagrees with", "w.npy, whose shape has 6 at axis 0"});
+  refuses(dir, c.args(dir) + ",k=5", {"--layer: key 'k': = 5 disagrees with", "w.npy, whose shape has 3 at axis 2"});
 }
 
 TEST_CASE("tensor run: --layer as a YAML file gives stride and padding, and its shape keys must agree", "[unit]") {
