@@ -647,7 +647,15 @@ struct Importer {
       const std::string& v = n.input(i);
       if (v.empty()) continue;
       node.inputs.push_back(v);
-      if (is_constant(v)) g.constants[v] = constant(v);
+      if (is_constant(v)) {
+        const Tensor& t = constant(v);
+        // Constant nodes are decoded as indices (their int64 may be shapes); as data they must fit int32.
+        if (!is_float(t.dtype))
+          for (double x : t.values)
+            if (x < -2147483648.0 || x > 2147483647.0)
+              fail_node(n, nm, fmt::format("reads the integer constant '{}' with value {} outside int32 as data", v, x));
+        g.constants[v] = t;
+      }
       else static_shape(n, nm, v);
     }
     if (node.inputs.empty()) fail_node(n, nm, "has no data input");

@@ -190,3 +190,28 @@ TEST_CASE("onnx bad input: tensor convert refuses values that do not fit and wri
   CHECK(r.code == 2);
   CHECK(r.err.find("not a serialized ONNX TensorProto") != std::string::npos);
 }
+
+TEST_CASE("onnx bad input: MatMul with a 3-D B, and Gemm/MatMul rows beyond the layer's N", "[unit]") {
+  ScratchDir dir("onnx_bad_matmul");
+  const std::string d = onnx_data("node/test_matmul_3d");
+  check_refused(dir, d + "/model.onnx", "--constant b=" + d + "/test_data_set_0/input_1.pb",
+                {"node 'MatMul_0' (MatMul)", "B has shape [2, 4, 3]", "2-D B"});
+  // x [100][16] -> Gemm 16 -> 4: 100 rows as N = 100 pixels, beyond N's limit of 64.
+  onnx::ModelProto m;
+  m.set_ir_version(7);
+  m.add_opset_import()->set_version(13);
+  auto* g = m.mutable_graph();
+  g->set_name("wide_gemm");
+  add_value(g->mutable_input(), "x", {"100", "16"});
+  add_value(g->mutable_output(), "y", {"100", "4"});
+  tensor_to_proto(filled({16, 4}, 0.5, 0.125), "B", g->add_initializer());
+  add_node(g, "Gemm", "fc", {"x", "B"}, {"y"});
+  save_model(m, dir / "m.onnx");
+  check_refused(dir, dir / "m.onnx", "", {"node 'fc' (Gemm)", "N = 100 rows", "[1, 64]"});
+}
+
+TEST_CASE("onnx bad input: a 3-D convolution", "[unit]") {
+  ScratchDir dir("onnx_bad_conv3d");
+  check_refused(dir, onnx_data("pytorch-converted/test_Conv3d/model.onnx"), "",
+                {"(Conv)", "is a 3-D convolution", "1-D and 2-D convolutions"});
+}
