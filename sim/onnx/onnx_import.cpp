@@ -76,7 +76,7 @@ struct Importer {
   }
 
   [[noreturn]] void fail_node(const onnx::NodeProto& n, const std::string& name, const std::string& problem) const {
-    throw InputError(path, fmt::format("node '{}' ({})", name, n.op_type()), problem);
+    throw InputError(path, "", fmt::format("node '{}' ({}): {}", name, n.op_type(), problem));
   }
 
   bool is_constant(const std::string& v) const { return initializers.count(v) || constant_values.count(v); }
@@ -278,9 +278,10 @@ struct Importer {
         }
       }
       if (dynamic)
-        throw InputError(path, fmt::format("input '{}'", in->name()),
-                         fmt::format("{} is dynamic: give every input a static shape, use --input-shape {}={}",
-                                     which.empty() ? "its shape is not given" : which, in->name(),
+        throw InputError(path, "",
+                         fmt::format("input '{}': {} is dynamic: give every input a static shape, use "
+                                     "--input-shape {}={}",
+                                     in->name(), which.empty() ? "its shape is not given" : which, in->name(),
                                      example.empty() ? "1x3x224x224" : shape_str(example)));
       g.inputs.push_back({in->name(), s});
       g.shapes[in->name()] = s;
@@ -318,7 +319,9 @@ struct Importer {
                 fmt::format("the shape of '{}' is {} after ONNX's shape inference; flycol needs static shapes: give "
                             "the inputs' shapes with --input-shape NAME=1x3x224x224, or export the model with fixed "
                             "shapes (e.g. onnxsim)",
-                            v, it == g.shapes.end() ? std::string("unknown") : "[" + fmt::format("{}", fmt::join(it->second, ", ")) + "] (-1: dynamic)"));
+                            v,
+                            it == g.shapes.end() ? std::string("unknown")
+                                                 : fmt::format("[{}] (-1: dynamic)", fmt::join(it->second, ", "))));
     return it->second;
   }
 
