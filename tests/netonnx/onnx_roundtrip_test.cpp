@@ -93,19 +93,19 @@ TEST_CASE("vgg16 through ONNX and back: same array layers, cycles and traffic", 
   round_trip("vgg16");
 }
 
-TEST_CASE("flycol onnx-export then flycol import writes a network file with the same array layers", "[netonnx][unit]") {
-  // The command-line path: the imported network file, read back by the network-file parser (with
-  // its shape checks), lists the original's array layers. ResNet-50 has branches, adds, a flatten
-  // and a softmax. (ARNP and YOLOv3 need the import to list a concat's channel total, the network
-  // files' convention: see the h15-netonnx report.)
-  ScratchDir dir("onnx_cli_roundtrip");
-  const auto e = flycol::test::run_flycol_in(dir.path, "onnx-export --network resnet50 --out " + (dir / "r.onnx"));
+// The command-line path: flycol onnx-export, flycol import, and the imported network file read
+// back by the network-file parser (with its shape checks: branches, adds, concats, upsampling)
+// lists the original's array layers.
+static void cli_round_trip(const std::string& name) {
+  ScratchDir dir("onnx_cli_roundtrip_" + name);
+  const auto e = flycol::test::run_flycol_in(dir.path, "onnx-export --network " + name + " --out " + (dir / "n.onnx"));
   INFO(e.err);
   REQUIRE(e.code == 0);
-  const auto i = flycol::test::run_flycol_in(dir.path, "import --onnx " + (dir / "r.onnx") + " --out " + (dir / "r.yaml"));
+  const auto i = flycol::test::run_flycol_in(dir.path, "import --onnx " + (dir / "n.onnx") + " --out " + (dir / "n.yaml"));
   INFO(i.err);
   REQUIRE(i.code == 0);
-  const Network file = load_network("resnet50"), back = load_network(dir / "r.yaml");
+  std::filesystem::remove(dir / "n.onnx");
+  const Network file = load_network(name), back = load_network(dir / "n.yaml");
   const auto a = array_layers(file), b = array_layers(back);
   REQUIRE(a.size() == b.size());
   for (std::size_t k = 0; k < a.size(); ++k) {
@@ -113,8 +113,22 @@ TEST_CASE("flycol onnx-export then flycol import writes a network file with the 
     CHECK(b[k]->name == a[k]->name);
     CHECK(b[k]->layer == a[k]->layer);
     CHECK(b[k]->groups == a[k]->groups);
+    CHECK(b[k]->c == a[k]->c);
   }
   CHECK(back.macs() == file.macs());
+}
+
+TEST_CASE("arnp: flycol onnx-export, flycol import, the network file read back", "[netonnx][unit]") {
+  cli_round_trip("arnp");
+}
+TEST_CASE("resnet50: flycol onnx-export, flycol import, the network file read back", "[netonnx][unit]") {
+  cli_round_trip("resnet50");
+}
+TEST_CASE("yolov3: flycol onnx-export, flycol import, the network file read back", "[netonnx][unit]") {
+  cli_round_trip("yolov3");
+}
+TEST_CASE("vgg16: flycol onnx-export, flycol import, the network file read back", "[netonnx][unit]") {
+  cli_round_trip("vgg16");
 }
 
 // libsystemc's own main() refers to sc_main; Catch2 provides main() and SystemC runs as a library.
