@@ -18,7 +18,8 @@ int main(int argc, char** argv) {
   CLI::App app{"flycol: reference model of a GeMM convolution accelerator with on-the-fly im2col", "flycol"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string(FLYCOL_VERSION));
-  const Subcommand subs[] = {add_run(app), add_net(app), add_sweep(app), add_export(app), add_synth(app), add_list(app)};
+  const Subcommand subs[] = {add_run(app), add_net(app), add_sweep(app), add_export(app), add_synth(app), add_list(app),
+                              add_import(app), add_tensor(app)};
 
   try {
     app.parse(argc, argv);
