@@ -13,7 +13,6 @@
 
 #include <fmt/format.h>
 
-#include "base/numerics/fp16.h"
 #include "sim/common/input_error.h"
 #include "sim/compiler/explicit_lowering.h"
 #include "sim/config/config_keys.h"
@@ -21,6 +20,8 @@
 #include "sim/report/json.h"
 #include "sim/rtlsim/cosim.h"
 #include "sim/scsim/layer_sim.h"
+#include "sim/tensor/convert.h"
+#include "sim/accuracy/accuracy.h"
 #include "sim/workload/workload.h"
 
 namespace flycol::graph {
@@ -35,51 +36,41 @@ std::int64_t product(const Shape& s) {
   return p;
 }
 
-// One value rounded once to the configured arithmetic. Integer configurations take integers in
-// the element type's range only: a value outside is an error, never clamped (the boundary
-// contract). `what` names the tensor in the message.
-ElemBits round_elem(double x, Arithmetic a, Rounding& r, const std::string& what, std::int64_t index) {
-  ++r.values;
-  if (a == Arithmetic::fp16) {
-    const fp16::Bits h = fp16::from_double(x);
-    const double q = fp16::to_double(h);
-    if (std::isfinite(x) && !std::isfinite(q)) ++r.overflowed;
-    if (!(q == x) && !(std::isnan(q) && std::isnan(x))) {
-      ++r.changed;
-      if (x != 0 && std::isfinite(x) && std::isfinite(q)) r.max_rel_change = std::max(r.max_rel_change, std::fabs(q - x) / std::fabs(x));
-    }
-    return h;
-  }
-  const double lo = a == Arithmetic::int8 ? -128 : -32768, hi = a == Arithmetic::int8 ? 127 : 32767;
-  if (!(x >= lo && x <= hi) || std::floor(x) != x)
-    throw InputError(what, "",
-                     fmt::format("value {} at index {} is not an integer in [{}, {}]: the {} configuration takes "
-                                 "quantized integer tensors (values are never clamped)",
-                                 x, index, lo, hi, arithmetic_info(a).name));
-  const int bits = arithmetic_info(a).elem_bits;
-  return ElemBits(std::uint32_t(std::int32_t(x)) & ((1u << bits) - 1u));
+void add(Rounding& into, const RoundingStats& r) {
+  into.values += r.values;
+  into.changed += r.changed;
+  into.overflowed += r.overflowed;
+  into.max_rel_change = std::max(into.max_rel_change, r.max_rel_change);
 }
 
-// Group g's slice of an [n][groups*c][h][w] activation as the array's [n][c][h][w] operand.
+// Group g's slice of an [n][groups*c][h][w] activation as the array's [n][c][h][w] operand, rounded
+// once to the arithmetic (sim/tensor/convert.h: integers range-checked, never clamped).
 std::vector<ElemBits> slice_ifmap(const std::vector<float>& x, const Layer& l, int groups, int g, Arithmetic a,
                                   Rounding& r, const std::string& what) {
-  std::vector<ElemBits> out;
-  out.reserve(std::size_t(l.ifmap_elems()));
+  Tensor t;
+  t.shape = {l.n, l.c, l.h, l.w};
+  t.values.reserve(std::size_t(l.ifmap_elems()));
   const std::int64_t plane = std::int64_t(l.h) * l.w;
   for (int n = 0; n < l.n; ++n)
     for (int c = 0; c < l.c; ++c) {
       const std::int64_t base = ((std::int64_t(n) * groups * l.c) + std::int64_t(g) * l.c + c) * plane;
-      for (std::int64_t i = 0; i < plane; ++i) out.push_back(round_elem(double(x[std::size_t(base + i)]), a, r, what, base + i));
+      t.values.insert(t.values.end(), x.begin() + base, x.begin() + base + plane);
     }
+  RoundingStats st;
+  std::vector<ElemBits> out = to_elements(t, a, groups > 1 ? fmt::format("{} (group {})", what, g) : what, &st);
+  add(r, st);
   return out;
 }
 
-std::vector<ElemBits> slice_weights(const Tensor& w, const Layer& l, int g, Arithmetic a, Rounding& r,
+std::vector<ElemBits> slice_weights(const Tensor& w, const Layer& l, int groups, int g, Arithmetic a, Rounding& r,
                                     const std::string& what) {
   const std::int64_t per = l.weight_elems();
-  std::vector<ElemBits> out;
-  out.reserve(std::size_t(per));
-  for (std::int64_t i = 0; i < per; ++i) out.push_back(round_elem(w.values[std::size_t(g * per + i)], a, r, what, g * per + i));
+  Tensor t;
+  t.shape = {l.k, l.c, l.ky, l.kx};
+  t.values.assign(w.values.begin() + g * per, w.values.begin() + (g + 1) * per);
+  RoundingStats st;
+  std::vector<ElemBits> out = to_elements(t, a, groups > 1 ? fmt::format("{} (group {})", what, g) : what, &st);
+  add(r, st);
   return out;
 }
 
@@ -193,25 +184,21 @@ void check_input(const Graph& g, const Tensor& input) {
 }  // namespace
 
 Drift drift(const std::vector<float>& y, const std::vector<float>& ref) {
+  // The project's error statistics (sim/accuracy/accuracy.h), so that a network's drift means what
+  // `flycol run`'s error figures mean.
+  const std::size_t n = std::min(y.size(), ref.size());
+  const std::vector<double> a(y.begin(), y.begin() + std::ptrdiff_t(n)), b(ref.begin(), ref.begin() + std::ptrdiff_t(n));
+  const ErrorStats e = error_stats(a, b);
   Drift d;
-  d.values = std::int64_t(std::min(y.size(), ref.size()));
-  double yy = 0, rr = 0, yr = 0;
-  for (std::size_t i = 0; i < std::size_t(d.values); ++i) {
-    const double a = y[i], b = ref[i];
-    if (!std::isfinite(b)) continue;
-    d.ref_max_abs = std::max(d.ref_max_abs, std::fabs(b));
-    if (!std::isfinite(a)) {
-      ++d.nonfinite;
-      continue;
-    }
-    d.max_abs = std::max(d.max_abs, std::fabs(a - b));
-    yy += a * a;
-    rr += b * b;
-    yr += a * b;
-  }
-  if (d.nonfinite) d.max_abs = std::numeric_limits<double>::infinity();
-  d.max_rel = d.ref_max_abs > 0 ? d.max_abs / d.ref_max_abs : (d.max_abs > 0 ? std::numeric_limits<double>::infinity() : 0);
-  d.cosine = (yy == 0 && rr == 0) ? 1.0 : (yy == 0 || rr == 0) ? 0.0 : yr / std::sqrt(yy * rr);
+  d.values = std::int64_t(n);
+  d.nonfinite = e.nonfinite_mismatch;
+  d.max_abs = e.nonfinite_mismatch ? std::numeric_limits<double>::infinity() : e.max_abs;
+  d.max_rel = e.nonfinite_mismatch ? std::numeric_limits<double>::infinity() : e.max_rel;
+  d.normwise_rel = e.normwise_rel;
+  d.rms = e.rms;
+  d.cosine = e.cosine;
+  for (double v : b)
+    if (std::isfinite(v)) d.ref_max_abs = std::max(d.ref_max_abs, std::fabs(v));
   return d;
 }
 
@@ -308,7 +295,7 @@ GraphRun run_graph(const Graph& g, const Tensor& input, const Config& cfg, const
         ops.layer = l;
         ops.arithmetic = cfg.arithmetic;
         ops.ifmap = slice_ifmap(x.v, l, node.groups, grp, cfg.arithmetic, nr.act_rounding, act_what);
-        ops.weights = slice_weights(node.weights, l, grp, cfg.arithmetic, nr.weight_rounding, w_what);
+        ops.weights = slice_weights(node.weights, l, node.groups, grp, cfg.arithmetic, nr.weight_rounding, w_what);
         std::vector<AccBits> outputs;
         RunStats st;
         if (!sc) {
@@ -431,6 +418,8 @@ Json drift_json(const Drift& d) {
   j["max_abs"] = d.max_abs;
   j["max_rel"] = d.max_rel;
   j["ref_max_abs"] = d.ref_max_abs;
+  j["normwise_rel"] = d.normwise_rel;
+  j["rms"] = d.rms;
   j["cosine"] = d.cosine;
   return j;
 }

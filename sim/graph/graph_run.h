@@ -27,14 +27,18 @@ struct GraphRunOptions {
   std::function<void(int, int, const std::string&)> progress;
 };
 
-// The accelerator run's values against the float32 run's, over one tensor.
+// The accelerator run's values against the float32 run's, over one tensor: sim/accuracy's
+// error_stats (max_rel over the elements with |r| >= 1e-3 max |r|, so that zero crossings do not
+// dominate; cosine 1 when both are all zero).
 struct Drift {
   std::int64_t values = 0;
-  std::int64_t nonfinite = 0;  // values that are Inf/NaN in the accelerator run but not in the reference
+  std::int64_t nonfinite = 0;  // Inf/NaN in one run and not the same in the other (max_abs is then inf)
   double max_abs = 0;          // max |y - r|
-  double max_rel = 0;          // max |y - r| / max |r| (relative to the reference's range)
+  double max_rel = 0;          // max |y - r| / |r| over |r| >= 1e-3 max |r|
+  double normwise_rel = 0;     // ||y - r|| / ||r||
+  double rms = 0;
   double ref_max_abs = 0;      // max |r|
-  double cosine = 1;           // sum(y r) / (|y| |r|); 1 when both are all zero
+  double cosine = 1;           // <y, r> / (||y|| ||r||)
 };
 Drift drift(const std::vector<float>& y, const std::vector<float>& ref);
 
