@@ -450,11 +450,11 @@ std::string text_report(const GraphRun& r) {
                    shape_text(r.output.shape));
   t += "host         the host nodes and the bias ran in float32 on the host; the reference run is float32\n"
        "             (convolutions accumulated in float64 from the unrounded weights)\n";
-  t += fmt::format("{:<24} {:<18} {:>12} {:>9} {:>6} {:>10} {:>10} {:>9} {:>8}\n", "node", "op", "cycles", "MB DRAM",
+  t += fmt::format("{:<24} {:<26} {:>12} {:>9} {:>6} {:>10} {:>10} {:>9} {:>8}\n", "node", "op", "cycles", "MB DRAM",
                    "exact", "max abs", "max rel", "cosine", "wall s");
   for (const NodeRun& n : r.nodes) {
     const std::string op = n.on_array && n.groups > 1 ? fmt::format("{} g{}", n.op, n.groups) : n.op + (n.on_array ? "" : " (host)");
-    t += fmt::format("{:<24} {:<18} {:>12} {:>9} {:>6} {:>10} {:>10} {:>9} {:>8.3f}\n", n.name.substr(0, 24), op,
+    t += fmt::format("{:<24} {:<26} {:>12} {:>9} {:>6} {:>10} {:>10} {:>9} {:>8.3f}\n", n.name.substr(0, 24), op,
                      n.on_array ? fmt::format("{}", n.stats.cycles) : "-",
                      n.on_array ? fmt::format("{:.3f}", double(n.stats.dram.total()) / 1e6) : "-",
                      n.checked ? (n.exact ? "yes" : "NO") : "-", num(n.drift.max_abs), num(n.drift.max_rel),
@@ -476,7 +476,7 @@ std::string text_report(const GraphRun& r) {
   return t;
 }
 
-std::string json_report(const GraphRun& r) {
+Json json_report(const GraphRun& r) {
   Json j = Json::object();
   j["network"] = r.name;
   j["source"] = r.source;
@@ -534,7 +534,7 @@ std::string json_report(const GraphRun& r) {
   t["host_wall_seconds"] = r.host_wall_seconds;
   t["reference_wall_seconds"] = r.reference_wall_seconds;
   j["total"] = std::move(t);
-  return j.dump() + "\n";
+  return j;
 }
 
 }  // namespace flycol::graph

@@ -13,6 +13,7 @@
 #include "sim/config/config.h"
 #include "sim/graph/host_ops.h"
 #include "sim/onnx/graph.h"
+#include "sim/report/json.h"
 #include "sim/stats/run_stats.h"
 #include "sim/tensor/tensor.h"
 
@@ -93,8 +94,9 @@ GraphRun run_graph(const Graph& g, const Tensor& input, const Config& cfg, const
 // Returns every value by name.
 std::map<std::string, F32> run_graph_f32(const Graph& g, const Tensor& input);
 
-// The per-node table and totals, and the JSON report (keys in docs/graph.md).
+// The per-node table and totals, and the JSON report (keys in docs/graph.md; callers may add
+// keys, e.g. `flycol net`'s "expect", before dumping it).
 std::string text_report(const GraphRun& r);
-std::string json_report(const GraphRun& r);
+Json json_report(const GraphRun& r);
 
 }  // namespace flycol::graph
