@@ -358,10 +358,15 @@ F32 batch_norm(const Node& n, const std::vector<F32>& in) {
   if (attr_num(n, "training_mode", 0) != 0) fail(n, "training_mode = 1 is not supported (inference only)");
   if (x.shape.size() < 2) fail(n, fmt::format("input {}: needs [N][C]...", shape_text(x.shape)));
   const std::int64_t C = x.shape[1];
-  const F32* p[4];
+  // scale, B, mean and var: constant inputs 1-4, or the attributes the importer moved them to.
+  static const char* keys[4] = {"scale", "B", "input_mean", "input_var"};
+  std::vector<double> store[4];
+  const std::vector<double>* p[4];
   for (std::size_t i = 0; i < 4; ++i) {
-    p[i] = &input(n, in, i + 1);
-    if (p[i]->elems() != C) fail(n, fmt::format("input {} has {} values, expected C = {}", i + 1, p[i]->elems(), C));
+    p[i] = attr_or_input(n, in, i + 1, keys[i], store[i]);
+    if (!p[i]) fail(n, fmt::format("has no '{}' (input {} or attribute)", keys[i], i + 1));
+    if (std::int64_t(p[i]->size()) != C)
+      fail(n, fmt::format("'{}' has {} values, expected C = {}", keys[i], p[i]->size(), C));
   }
   const double eps = double(float(attr_num(n, "epsilon", 1e-5)));
   const std::int64_t inner = product(x.shape, 2, x.shape.size());
@@ -370,7 +375,9 @@ F32 batch_norm(const Node& n, const std::vector<F32>& in) {
   r.v.resize(x.v.size());
   for (std::size_t i = 0; i < x.v.size(); ++i) {
     const std::size_t c = std::size_t((std::int64_t(i) / inner) % C);
-    const double scale = double(p[0]->v[c]), bias = double(p[1]->v[c]), mean = double(p[2]->v[c]), var = double(p[3]->v[c]);
+    // float32 parameters, as the model stores them.
+    const double scale = double(float((*p[0])[c])), bias = double(float((*p[1])[c])), mean = double(float((*p[2])[c])),
+                 var = double(float((*p[3])[c]));
     r.v[i] = float(scale * (double(x.v[i]) - mean) / std::sqrt(var + eps) + bias);
   }
   return r;
@@ -390,9 +397,9 @@ F32 resize(const Node& n, const std::vector<F32>& in, std::int64_t opset) {
   const std::string ctm = legacy ? "asymmetric" : attr_str(n, "coordinate_transformation_mode", "half_pixel");
   const std::string nearest_mode = legacy ? "floor" : attr_str(n, "nearest_mode", "round_prefer_floor");
   if (ctm != "half_pixel" && ctm != "pytorch_half_pixel" && ctm != "asymmetric" && ctm != "align_corners" &&
-      ctm != "tf_half_pixel_for_nearest")
+      ctm != "tf_half_pixel_for_nn")
     fail(n, fmt::format("coordinate_transformation_mode = {}: supported are half_pixel, pytorch_half_pixel, "
-                        "asymmetric, align_corners, tf_half_pixel_for_nearest", ctm));
+                        "asymmetric, align_corners, tf_half_pixel_for_nn", ctm));
   if (nearest_mode != "round_prefer_floor" && nearest_mode != "round_prefer_ceil" && nearest_mode != "floor" &&
       nearest_mode != "ceil")
     fail(n, fmt::format("nearest_mode = {}: must be round_prefer_floor, round_prefer_ceil, floor or ceil", nearest_mode));
@@ -431,7 +438,7 @@ F32 resize(const Node& n, const std::vector<F32>& in, std::int64_t opset) {
     if (ctm == "half_pixel") return (xo + 0.5) / sc - 0.5;
     if (ctm == "pytorch_half_pixel") return len > 1 ? (xo + 0.5) / sc - 0.5 : 0.0;
     if (ctm == "align_corners") return len == 1 ? 0.0 : xo * double(inl - 1) / (len - 1);
-    if (ctm == "tf_half_pixel_for_nearest") return (xo + 0.5) / sc;
+    if (ctm == "tf_half_pixel_for_nn") return (xo + 0.5) / sc;
     return xo / sc;  // asymmetric
   };
   auto nearest = [&](double c, std::int64_t inl) {
