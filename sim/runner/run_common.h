@@ -34,6 +34,13 @@ Program compile_request(const RunRequest& req);
 // a flattened form of the layer (a 1x1 layer run as one long row), ops lowered to it
 // (sim/compiler/explicit_lowering.h). Outputs come back in the layer's own order either way.
 ConvOperands program_operands(const ConvOperands& ops, const Program& prog);
+// The operands of the request: req.given_operands (checked against the request's layer and
+// arithmetic: a mismatch is a caller's bug, std::logic_error) or the seeded ones.
+ConvOperands request_operands(const RunRequest& req);
+// The report's "seed" value: the seed, or null for given operands.
+Json seed_json(const RunRequest& req);
+// The report's "operands" value: the class name, or "given".
+std::string operands_name(const RunRequest& req);
 // The keys every cycle model's report opens with, after `model`: layer, config, seed, operands,
 // plan, tiling, commands.
 void write_run_header(Json& j, const RunRequest& req, const Program& prog);

@@ -29,7 +29,7 @@ RunOutcome run_cosim(const RunRequest& req, bool both) {
   const Layer& L = req.layer;
   const Config& cfg = req.config;
   const Program prog = compile_request(req);
-  const ConvOperands ops = make_random_operands(L, cfg.arithmetic, req.seed, operand_distribution(req));
+  const ConvOperands ops = request_operands(req);
   const ConvOperands run_ops = program_operands(ops, prog);  // what the chip's DRAM image holds
 
   CosimOptions co;
@@ -66,6 +66,7 @@ RunOutcome run_cosim(const RunRequest& req, bool both) {
   const bool lockstep = !both || (cr.cycles_equal && cr.outputs_equal && !cr.first.found);
 
   RunOutcome r;
+  r.output = cr.rtl.outputs;
   r.passed = rtl_exact && sc_exact && lockstep;
   const std::uint64_t cycles = cr.rtl.cycles;
   const double util = cycles ? double(L.macs()) / (double(cycles) * double(cfg.pes())) : 0.0;

@@ -44,7 +44,7 @@ ErrorStats compare_to_f64(const std::vector<AccBits>& out, const std::vector<dou
 RunOutcome run_golden(const RunRequest& req) {
   const Layer& L = req.layer;
   const Arithmetic arith = req.config.arithmetic;
-  const ConvOperands ops = make_random_operands(L, arith, req.seed, operand_distribution(req));
+  const ConvOperands ops = request_operands(req);
 
   const auto t0 = std::chrono::steady_clock::now();
   golden::ConvOptions opt;
@@ -62,8 +62,8 @@ RunOutcome run_golden(const RunRequest& req) {
   j["model"] = "golden";
   j["layer"] = layer_json(L);
   j["config"] = config_json(req.config);
-  j["seed"] = req.seed;
-  j["operands"] = operand_class_name(req.operands);
+  j["seed"] = seed_json(req);
+  j["operands"] = operands_name(req);
   j["macs"] = L.macs();
   Json& o = j["output"];
   o["shape"] = Json::Array{L.n, L.k, L.ho(), L.wo()};
@@ -89,6 +89,7 @@ RunOutcome run_golden(const RunRequest& req) {
       L.macs(), sum, aname, err.max_abs_err, err.mean_abs_err, err.max_abs_ref,
       err.non_finite ? fmt::format(", {} non-finite outputs", err.non_finite) : std::string(),
       seconds, seconds > 0 ? double(L.macs()) / seconds / 1e6 : 0.0);
+  r.output = out;
   return r;
 }
 

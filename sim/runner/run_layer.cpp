@@ -2,6 +2,8 @@
 // (models.h); and the report pieces and helpers every model's run shares (run_common.h).
 #include "sim/runner/run_layer.h"
 
+#include <stdexcept>
+
 #include <fmt/format.h>
 
 #include "sim/analytic/plan_choice.h"
@@ -57,6 +59,7 @@ std::string index_name(const Layer& L, std::int64_t i) {
 }
 
 std::string seed_text(const RunRequest& req) {
+  if (req.given_operands) return "none (given operands)";
   if (req.operands == OperandClass::uniform) return fmt::format("{}", req.seed);
   return fmt::format("{}, operands {}", req.seed, operand_class_name(req.operands));
 }
@@ -81,8 +84,8 @@ DramTiming timing_for(const RunRequest& req) {
 void write_run_header(Json& j, const RunRequest& req, const Program& prog) {
   j["layer"] = layer_json(req.layer);
   j["config"] = config_json(req.config);
-  j["seed"] = req.seed;
-  j["operands"] = operand_class_name(req.operands);
+  j["seed"] = seed_json(req);
+  j["operands"] = operands_name(req);
   j["plan"] = prog.plan.describe();
   j["tiling"] = req.tiling;
   j["commands"] = std::uint64_t(prog.commands.size());
@@ -102,6 +105,22 @@ Program compile_request(const RunRequest& req) {
   Program prog = planner.choose(req.layer, analytic::Lowering::feeder).program;
   prog.layer.name = req.layer.name;
   return prog;
+}
+
+ConvOperands request_operands(const RunRequest& req) {
+  if (!req.given_operands) return make_random_operands(req.layer, req.config.arithmetic, req.seed, operand_distribution(req));
+  const ConvOperands& g = *req.given_operands;
+  if (!(g.layer == req.layer) || g.arithmetic != req.config.arithmetic ||
+      std::int64_t(g.ifmap.size()) != g.layer.ifmap_elems() || std::int64_t(g.weights.size()) != g.layer.weight_elems())
+    throw std::logic_error("run request: the given operands do not match the request's layer " + req.layer.spec() +
+                           " and arithmetic");
+  return g;
+}
+
+Json seed_json(const RunRequest& req) { return req.given_operands ? Json(nullptr) : Json(req.seed); }
+
+std::string operands_name(const RunRequest& req) {
+  return req.given_operands ? std::string("given") : std::string(operand_class_name(req.operands));
 }
 
 OperandDistribution operand_distribution(const RunRequest& req) {

@@ -1,9 +1,10 @@
-// Runs one layer through a chosen model: builds the seeded operands, runs the model and the
+// Runs one layer through a chosen model: builds the seeded operands (or takes given ones), runs the model and the
 // golden checks, and returns both the JSON report and the text summary the command line prints.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "sim/config/config.h"
 #include "sim/config/layer.h"
@@ -27,6 +28,11 @@ struct RunRequest {
   bool structural = false;     // --structural (sc): the structural SystemC top (hw/top/structural_top.h)
   std::string rtl_blocks;      // --rtl-blocks (sc): blocks whose Verilated RTL replaces their SystemC
                                // module in the structural top ("feeder,array", "all"); implies structural
+  // Operands to run instead of the seeded ones (`flycol run --ifmap/--weights`): their layer and
+  // arithmetic must be req.layer and req.config.arithmetic. seed, zero_fraction and operands (the
+  // class) then do not apply; reports show seed null and operands "given". Every model honours
+  // it (analytic: timing only, it computes no values).
+  const ConvOperands* given_operands = nullptr;
 };
 
 struct RunOutcome {
@@ -34,6 +40,7 @@ struct RunOutcome {
                      // statistics (sim/stats/run_stats.h), ...
   std::string text;  // human-readable summary
   bool passed = true;  // every check the model makes agreed
+  std::vector<AccBits> output;  // the model's outputs [N][K][Ho][Wo] as raw bits (empty: analytic)
 };
 
 // Runs req.model's registered run function (models.h). Throws InputError for an unknown model.

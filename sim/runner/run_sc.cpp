@@ -25,7 +25,7 @@ RunOutcome run_sc(const RunRequest& req) {
   const Layer& L = req.layer;
   const Config& cfg = req.config;
   const Program prog = compile_request(req);
-  const ConvOperands ops = make_random_operands(L, cfg.arithmetic, req.seed, operand_distribution(req));
+  const ConvOperands ops = request_operands(req);
   const ConvOperands run_ops = program_operands(ops, prog);  // what the chip's DRAM image holds
   const bool structural = req.structural || !req.rtl_blocks.empty();
   const std::vector<std::string> rtl_blocks = parse_rtl_blocks(req.rtl_blocks);
@@ -71,6 +71,7 @@ RunOutcome run_sc(const RunRequest& req) {
   const double seconds_at_clock = double(res.cycles) / (cfg.clock_mhz * 1e6);
 
   RunOutcome r;
+  r.output = got;
   r.passed = exact;
   Json& j = r.report;
   j = Json::object();

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "sim/config/config.h"
 #include "sim/config/config_keys.h"
 #include "sim/config/layer.h"
+#include "sim/golden/conv.h"
 #include "sim/rtlsim/rtl_top.h"
 #include "sim/runner/models.h"
 #include "sim/runner/run_common.h"
@@ -227,3 +229,44 @@ void check_gated_count(const char* config) {
 
 TEST_CASE("gated MACs count +0 and -0 operands alike on sc and rtl: fp16", "[runner]") { check_gated_count("fornt16"); }
 TEST_CASE("gated MACs count zero operands on sc and rtl: int8", "[runner]") { check_gated_count("int8"); }
+
+TEST_CASE("given operands: every model runs them instead of the seeded ones and returns its outputs", "[runner]") {
+  RunRequest req;
+  req.config = default_config();
+  req.layer = parse_layer_spec("C=3,H=5,W=6,K=2,k=3,p=1,s=2");
+  ConvOperands ops;
+  ops.layer = req.layer;
+  ops.arithmetic = req.config.arithmetic;
+  // Not any seed's operands: small integers and halves as binary16 (-2 .. 2 in steps of 0.5).
+  const ElemBits halves[] = {0xC000, 0xBE00, 0xBC00, 0xB800, 0x0000, 0x3800, 0x3C00, 0x3E00, 0x4000};
+  for (std::int64_t i = 0; i < req.layer.ifmap_elems(); ++i) ops.ifmap.push_back(halves[(i * 7) % 9]);
+  for (std::int64_t i = 0; i < req.layer.weight_elems(); ++i) ops.weights.push_back(halves[(i * 5 + 2) % 9]);
+  req.given_operands = &ops;
+  const std::vector<AccBits> want = golden::conv(ops);
+  const std::vector<AccBits> seeded = golden::conv(make_random_operands(req.layer, req.config.arithmetic, req.seed));
+  REQUIRE(want != seeded);
+  for (const ModelInfo& m : models()) {
+    INFO("model " << m.name);
+    if ((m.name == "rtl" || m.name == "both") && !rtl_built("fornt16")) continue;
+    req.model = m.name;
+    const RunOutcome out = run_layer(req);
+    CHECK(out.passed);
+    if (m.name == "analytic") CHECK(out.output.empty());
+    else CHECK(out.output == want);
+    const YAML::Node j = YAML::Load(out.report.dump());
+    CHECK(j["seed"].IsNull());
+    CHECK(j["operands"].as<std::string>() == "given");
+    if (m.name != "analytic") CHECK(out.text.find("given operands") != std::string::npos);
+  }
+  // Seeded runs keep their report and return their outputs too.
+  req.given_operands = nullptr;
+  req.model = "golden";
+  const RunOutcome s = run_layer(req);
+  CHECK(s.output == seeded);
+  CHECK(YAML::Load(s.report.dump())["seed"].as<int>() == 1);
+  // Operands of another layer are the caller's bug.
+  ConvOperands other = ops;
+  other.layer.k = 3;
+  req.given_operands = &other;
+  CHECK_THROWS_AS(run_layer(req), std::logic_error);
+}
