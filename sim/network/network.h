@@ -22,9 +22,15 @@ struct NetworkLayer {
                             // K/groups) and the array runs it `groups` times (depthwise: groups = C)
   int c = 0, h = 0, w = 0;  // the input tensor (C x H x W) the layer sees (all groups)
   std::string detail;       // host ops: their window, e.g. "3x3 s2 p1"
+  int k = 0, s = 0, p = -1; // host ops: keys k, s, p as given (0 / -1: not given); pooling's
+                            // window and upsample's factor s, for the shape check of parse_network
   // Key `inputs` (any layer): the names of the earlier layers whose outputs this one reads, or
   // "input" for the network's input. Absent (empty here): the previous layer's output, or the
   // network's input for the first layer. Only the connectivity: shapes stay those listed above.
+  // parse_network checks the listed shapes against what the inputs produce where that is
+  // computable (docs/networks.md: conv and fc read one tensor whose C x H x W they list, fc its
+  // flattened size; concat and proposal list the channel total of their inputs; add and mul, the
+  // shape every input has; the other host ops, their one input's shape).
   std::vector<std::string> inputs;
 };
 

@@ -50,7 +50,7 @@ Figures figures(const NetworkRun& r, std::uint64_t macs, const RunStats& s, std:
 }
 
 Figures layer_figures(const NetworkRun& r, const LayerRun& l) {
-  return figures(r, std::uint64_t(l.layer.macs()), l.stats, l.compulsory_bytes, l.peak_gbps, l.free_cycles,
+  return figures(r, std::uint64_t(l.layer.macs()) * std::uint64_t(l.groups), l.stats, l.compulsory_bytes, l.peak_gbps, l.free_cycles,
                  l.demand_gbps, l.energy);
 }
 Figures total_figures(const NetworkRun& r, const LoweringRun& lr) {
@@ -224,7 +224,7 @@ std::string csv_report(const NetworkRun& r) {
       const TilePlan& p = l.plan;
       s += fmt::format("{},{},\"{}\",\"{}\",{},{},{:.3f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.4f},{:.4f},{:.3f},"
                        "{:.3f},{:.2f},{:.3f},{:.3f},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                       lr->lowering, l.name, l.layer.spec(), l.view.spec(), l.layer.macs(), l.stats.cycles, f.util,
+                       lr->lowering, l.name, l.layer.spec(), l.view.spec(), l.layer.macs() * l.groups, l.stats.cycles, f.util,
                        f.mb[0], f.mb[1], f.mb[2], f.mb[3], f.mb[4], f.compulsory_mb, f.avg_gbps, f.peak_gbps, f.stall,
                        f.time_us, f.gflops, f.energy_uj, f.dram_uj, l.stats.mac_cycles, l.stats.feeder_stall,
                        l.stats.context_stall, l.stats.pipeline, l.stats.dram_stall, l.stats.tail, p.order, p.tc,
@@ -313,7 +313,8 @@ Json json_report(const NetworkRun& r) {
     Json l = Json::object();
     l["name"] = a.name;
     l["spec"] = a.layer.spec();
-    l["macs"] = a.layer.macs();
+    l["macs"] = a.layer.macs() * a.groups;  // all groups; spec is one group's layer
+    if (a.groups > 1) l["groups"] = a.groups;
     for (const auto* x : {&a, &b}) {
       Json& m = l[x == &a ? "feeder" : "explicit"];
       m = figures_json(layer_figures(r, *x));
@@ -345,7 +346,7 @@ std::string bytes_per_op_svg(const NetworkRun& r) {
   o.width = std::max(900, 40 + 14 * int(r.feeder.layers.size()));
   svg::Series e{"explicit im2col", {}, {}}, f{"data feeder", {}, {}};
   for (std::size_t i = 0; i < r.feeder.layers.size(); ++i) {
-    const double flop = 2.0 * double(r.feeder.layers[i].layer.macs());
+    const double flop = 2.0 * double(r.feeder.layers[i].layer.macs() * r.feeder.layers[i].groups);
     o.categories.push_back(r.feeder.layers[i].name);
     e.y.push_back(double(r.expl.layers[i].stats.dram.total()) / flop);
     f.y.push_back(double(r.feeder.layers[i].stats.dram.total()) / flop);

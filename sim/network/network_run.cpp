@@ -45,9 +45,16 @@ RunStats from_sc(const LayerSimResult& s, std::uint64_t prev_reads[3], std::uint
   return a;
 }
 
+// One group's counters counted `groups` times (a grouped convolution: identical programs back to back).
+RunStats times(const RunStats& one, int groups) {
+  RunStats all = one;
+  for (int g = 1; g < groups; ++g) accumulate(all, one);
+  return all;
+}
+
 void add(Totals& t, const LayerRun& l) {
   const RunStats& s = l.stats;
-  t.macs += std::uint64_t(l.layer.macs());
+  t.macs += std::uint64_t(l.layer.macs()) * std::uint64_t(l.groups);
   accumulate(t.stats, s);
   t.compulsory_bytes += l.compulsory_bytes;
   t.energy.core_j += l.energy.core_j;
@@ -128,15 +135,17 @@ NetworkRun run_network(const Network& net, const Config& cfg, const RunOptions& 
       const analytic::Result timed = model.run(choice.program, with_traffic);
       r.analytic_wall_seconds += since(t1);
 
+      const int groups = nl.groups;
       LayerRun L;
       L.name = nl.name;
       L.layer = nl.layer;
+      L.groups = groups;
       L.view = choice.program.layer;
       L.plan = choice.program.plan;
       L.commands = choice.program.commands.size();
-      L.analytic = timed.stats;
-      L.stats = timed.stats;
-      L.compulsory_bytes = compulsory(nl.layer, hw);
+      L.analytic = times(timed.stats, groups);
+      L.stats = L.analytic;
+      L.compulsory_bytes = compulsory(nl.layer, hw) * std::uint64_t(groups);
       L.start_cycle = offset;
       if (sc) {
         const ConvOperands ops = make_random_operands(nl.layer, cfg.arithmetic, opt.seed + std::uint64_t(index));
@@ -146,7 +155,7 @@ NetworkRun run_network(const Network& net, const Config& cfg, const RunOptions& 
         if (!s.sim.finished)
           throw std::runtime_error(fmt::format("flycol net: the SystemC model did not finish layer '{}' ({}): {}",
                                                nl.name, lr.lowering, s.sim.error));
-        L.stats = from_sc(s, prev_reads, prev_writes);
+        L.stats = times(from_sc(s, prev_reads, prev_writes), groups);
         L.sc_wall_seconds = s.sim.wall_seconds;  // the simulation only, not the DRAM image or the check
         std::vector<AccBits> rtl_outputs;
         if (rtl) {
@@ -180,13 +189,20 @@ NetworkRun run_network(const Network& net, const Config& cfg, const RunOptions& 
         }
         r.sc_wall_seconds += L.sc_wall_seconds;
       }
-      // The DRAM timeline is the analytic model's (the SystemC run keeps no per-cycle record).
-      for (const analytic::TrafficSpan& s : timed.traffic)
+      // The DRAM timeline is the analytic model's (the SystemC run keeps no per-cycle record); the
+      // groups of a grouped convolution follow each other.
+      std::vector<analytic::TrafficSpan> spans;
+      for (int g = 0; g < groups; ++g)
+        for (const analytic::TrafficSpan& s : timed.traffic) {
+          const double at = double(std::uint64_t(g) * timed.stats.cycles);
+          spans.push_back({s.t0 + at, s.t1 + at, s.bytes});
+        }
+      for (const analytic::TrafficSpan& s : spans)
         lr.timeline.push_back({s.t0 + double(timeline_at), s.t1 + double(timeline_at), s.bytes});
-      timeline_at += timed.stats.cycles;
-      L.peak_gbps = busiest_window_gbps(timed.traffic, window_cycles, clock_hz);
-      L.free_cycles = free_model.run(choice.program).stats.cycles;
-      L.demand_gbps = double(timed.stats.dram.total()) / (double(L.free_cycles) / clock_hz) / 1e9;
+      timeline_at += timed.stats.cycles * std::uint64_t(groups);
+      L.peak_gbps = busiest_window_gbps(spans, window_cycles, clock_hz);
+      L.free_cycles = free_model.run(choice.program).stats.cycles * std::uint64_t(groups);
+      L.demand_gbps = double(L.analytic.dram.total()) / (double(L.free_cycles) / clock_hz) / 1e9;
       const energy::Activity act = energy_activity(L.stats);
       L.energy = energy::estimate(cfg, act);
       offset += L.stats.cycles;

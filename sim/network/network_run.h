@@ -33,7 +33,9 @@ struct RunOptions {
 // Figures of one layer run with one lowering.
 struct LayerRun {
   std::string name;
-  Layer layer;             // as the network lists it
+  Layer layer;             // as the network lists it (one group of a grouped convolution)
+  int groups = 1;          // the array runs `layer` this many times; every figure below counts all
+                           // of them (the analytic model times one group; see run_network)
   Layer view;              // what the program runs (the lowered layer for explicit im2col)
   TilePlan plan;
   std::size_t commands = 0;
@@ -89,6 +91,10 @@ struct NetworkRun {
   double rtl_wall_seconds = 0;       // the lockstep RTL runs (--model both)
 };
 
+// A grouped convolution (NetworkLayer::groups > 1) runs one group's program and counts its cycles,
+// traffic, SRAM accesses, MACs and energy `groups` times, the groups back to back on the timeline
+// (they are identical programs on different operands; analytic and sc alike: the SystemC model runs
+// the first group's operands once and its counters are scaled, --check compares that group).
 // Throws InputError for a bad option (unknown model, bandwidth out of range).
 NetworkRun run_network(const Network& net, const Config& cfg, const RunOptions& opt);
 

@@ -24,12 +24,6 @@ std::string quoted(const std::string& s) {
   return out + "\"";
 }
 
-std::string conv_keys(const Layer& l) {
-  std::string s;
-  if (l.n != 1) s += fmt::format(", N: {}", l.n);
-  s += fmt::format(", H: {}, W: {}", l.h, l.w);
-  return s;
-}
 
 std::string geometry(const Layer& l) {
   std::string s = l.ky == l.kx ? fmt::format(", k: {}", l.ky) : fmt::format(", ky: {}, kx: {}", l.ky, l.kx);
@@ -73,8 +67,9 @@ std::string network_yaml(const Network& n, const std::string& header) {
     std::string line = "  - {name: " + quoted(l.name);
     std::string comment;
     if (l.op == "conv") {
-      line += fmt::format(", C: {}", l.layer.c * l.groups) + conv_keys(l.layer) +
-              fmt::format(", K: {}", l.layer.k * l.groups) + geometry(l.layer);
+      if (l.layer.n != 1) line += fmt::format(", N: {}", l.layer.n);
+      line += fmt::format(", C: {}, H: {}, W: {}, K: {}", l.layer.c * l.groups, l.layer.h, l.layer.w, l.layer.k * l.groups) +
+              geometry(l.layer);
       if (l.groups != 1) line += fmt::format(", groups: {}", l.groups);
     } else if (l.op == "fc") {
       line += ", op: fc";

@@ -119,6 +119,21 @@ struct Importer {
                                    g.opset, kOnnxOpsetMin, kOnnxOpsetMax));
   }
 
+  // External data is read here, relative to the model's directory, and put into raw_data: the
+  // messages name the tensor and the file (ONNX's in-memory checker would look in the current
+  // directory instead), and every later step sees one encoding.
+  void load_external_data() {
+    for (auto& t : *model.mutable_graph()->mutable_initializer()) {
+      if (t.data_location() != onnx::TensorProto::EXTERNAL) continue;
+      const Tensor v = tensor_from_proto(t, dir, path, Int64Use::index);
+      onnx::TensorProto inlined;
+      tensor_to_proto(v, t.name(), &inlined, t.data_type());
+      t.clear_external_data();
+      t.set_data_location(onnx::TensorProto::DEFAULT);
+      t.set_raw_data(inlined.raw_data());
+    }
+  }
+
   void check_model() {
     try {
       onnx::checker::check_model(model);
@@ -698,6 +713,7 @@ struct Importer {
   graph::Graph run() {
     parse();
     check_opset();
+    load_external_data();
     check_model();
     check_ops();
     bind_constants();
