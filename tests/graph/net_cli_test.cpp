@@ -4,6 +4,7 @@
 // passing and failing, reports, and the bad-input cases (exit 2, nothing written).
 #include <cmath>
 #include <filesystem>
+#include <regex>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -88,6 +89,16 @@ TEST_CASE("flycol net --onnx without --input runs the imported layer list like -
   INFO(r.out << r.err);
   CHECK(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("conv1") && Catch::Contains("conv2"));
+  // The real-data run on the analytic model times the same programs: its cycles are the layer
+  // list's with the data feeder.
+  std::smatch m;
+  REQUIRE(std::regex_search(r.out, m, std::regex(R"(\ncycles\s+(\d+)\s+(\d+))")));
+  const std::string feeder_cycles = m[1];
+  const test::FlycolRun d = test::run_flycol_in(f.dir.path, fmt::format("net --onnx {} --input {}", f.model, f.input));
+  INFO(d.out << d.err);
+  REQUIRE(d.code == 0);
+  REQUIRE(std::regex_search(d.out, m, std::regex(R"(array MACs, (\d+) cycles)")));
+  CHECK(m[1] == feeder_cycles);
 }
 
 TEST_CASE("flycol net real-data input errors: exit 2, one message, nothing written", "[unit]") {
