@@ -3,6 +3,7 @@
 // With --onnx the network comes from an ONNX model; with --onnx and --input it runs on real data
 // (sim/graph/graph_run.h): real weights and activations, host nodes in float32, drift against a
 // float32 run of the same graph, the output written as .npy and compared with --expect.
+#include <cctype>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -140,7 +141,12 @@ int real_data_command(const NetArgs& a, const Config& cfg, const ImportOptions& 
       e["passed"] = ex.passed;
       j["expect"] = std::move(e);
     }
-    const std::string base = a.report + "/" + (r.name.empty() ? std::string("network") : r.name);
+    // The graph's name as a file name: ONNX allows any text there ("torch/jit export").
+    std::string stem = r.name.empty() ? std::string("network") : r.name;
+    for (char& c : stem)
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.')) c = '_';
+    if (stem.front() == '.') stem.front() = '_';
+    const std::string base = a.report + "/" + stem;
     write_file_atomic(base + ".json", j.dump() + "\n");
     write_file_atomic(base + ".txt", graph::text_report(r));
     fmt::print("  report       {}.json\n  report       {}.txt\n", base, base);
