@@ -148,6 +148,8 @@ AccuracyBound accumulation_bound(const ConvOperands& ops, const std::vector<doub
           const double b32 = double(float(bo));
           const double r_max = X * (vm1 + 1) + ref_abs;
           bias_term = std::fabs(b32 - bo) + 0x1p-24 * (s_max + r_max + 2 * std::fabs(bo) + std::fabs(b32 - bo));
+          // An int32 accumulator is converted to float32 before the add: exact up to 2^24 only.
+          if (!fp) bias_term += 0x1p-24 * s_max;
           if (!std::isfinite(bo)) bad = true;
         }
         b.bound[std::size_t(o)] = (acc + (fp ? rounding : 0.0) + ref + bias_term) * (1 + 0x1p-40);

@@ -27,7 +27,8 @@
 //     + v(2|b| + |b - fl32(b)| + S_max + R_max), with S_max = P(1+u)^n + n 2^-25 (1+u)^n and
 //     R_max = sum|x_j w_j| (1+v)^n_all + 2 n_all 2^-150 (1+v)^n_all the largest |s| and |r|.
 //  int8/int16: the int32 accumulation is exact unless it saturates (invalid if P > 2^31 - 1);
-//  the operands are exact; only terms 3 and 4 remain.
+//  the operands are exact; only terms 3 and 4 remain, and with a bias v * P more: the host
+//  converts the int32 accumulator to float32 before adding (exact only up to 2^24).
 // The bound is the sum of the terms, times (1 + 2^-40) to cover the double arithmetic computing it.
 #pragma once
 
@@ -36,7 +37,6 @@
 #include <vector>
 
 #include "sim/config/layer.h"
-#include "sim/tensor/tensor.h"
 #include "sim/workload/workload.h"
 
 namespace flycol {

@@ -65,7 +65,8 @@ Layer tensor_layer(const std::string& layer_arg, const Tensor& x, const Tensor& 
                       {"kx", w.shape[3], "axis 3", &wpath}};
   Layer L;
   std::string source;
-  auto given = [](const std::vector<std::string>& keys, const char* key) {
+  std::vector<std::string> keys;  // the keys --layer gives
+  auto given = [&keys](const char* key) {
     const std::string k(key);
     for (const std::string& g : keys)
       if (g == k || ((k == "ky" || k == "kx") && (g == "k" || g == "kernel"))) return true;
@@ -75,7 +76,6 @@ Layer tensor_layer(const std::string& layer_arg, const Tensor& x, const Tensor& 
   const bool is_file = !layer_arg.empty() && (ends_with(layer_arg, ".yaml") || ends_with(layer_arg, ".yml") ||
                                               std::filesystem::is_regular_file(layer_arg, ec));
   if (!is_file) {
-    std::vector<std::string> keys;
     for (std::size_t start = 0; start <= layer_arg.size();) {
       const std::size_t comma = std::min(layer_arg.find(',', start), layer_arg.size());
       const std::string item = layer_arg.substr(start, comma - start);
@@ -84,7 +84,7 @@ Layer tensor_layer(const std::string& layer_arg, const Tensor& x, const Tensor& 
     }
     std::string spec;
     for (const Dim& d : dims)
-      if (!given(keys, d.key)) spec += fmt::format("{}{}={}", spec.empty() ? "" : ",", d.key, d.value);
+      if (!given(d.key)) spec += fmt::format("{}{}={}", spec.empty() ? "" : ",", d.key, d.value);
     if (!trim(layer_arg).empty()) spec += (spec.empty() ? "" : ",") + layer_arg;
     source = layer_arg.empty() ? fmt::format("{} and {}", xpath, wpath) : "--layer";
     L = parse_layer_spec(spec, source);
@@ -97,20 +97,24 @@ Layer tensor_layer(const std::string& layer_arg, const Tensor& x, const Tensor& 
       where = "layer";
     }
     if (!node.IsMap()) throw InputError(layer_arg, where, "must be a mapping of layer keys (stride, dilation, padding, ...)");
-    std::vector<std::string> keys;
     for (const auto& kv : node) keys.push_back(kv.first.as<std::string>());
     for (const Dim& d : dims)
-      if (!given(keys, d.key)) node[d.key] = d.value;
+      if (!given(d.key)) node[d.key] = YAML::Load(std::to_string(d.value));  // a plain scalar, as if read
     source = layer_arg;
     L = parse_layer_node(node, layer_arg, where);
   }
   const int got[] = {L.n, L.c, L.h, L.w, L.k, L.ky, L.kx};
   for (std::size_t i = 0; i < 7; ++i)
-    if (got[i] != dims[i].value)
-      throw InputError(source, dims[i].key,
+    if (got[i] != dims[i].value) {
+      // Name the key as the user wrote it: k or kernel for a kernel size given through them.
+      std::string key = dims[i].key;
+      for (const char* alias : {"k", "kernel"})
+        if ((key == "ky" || key == "kx") && std::find(keys.begin(), keys.end(), alias) != keys.end()) key = alias;
+      throw InputError(source, key,
                        fmt::format("= {} disagrees with {}, whose shape has {} at {} ({}): leave {} out of --layer or make them agree",
                                    got[i], *dims[i].path, dims[i].value, dims[i].axis,
-                                   dims[i].path == &xpath ? "[N][C][H][W]" : "[K][C][ky][kx]", dims[i].key));
+                                   dims[i].path == &xpath ? "[N][C][H][W]" : "[K][C][ky][kx]", key));
+    }
   return L;
 }
 

@@ -25,7 +25,7 @@ const char* npy_allowed_descrs();
 // Anything else: InputError(path, "", what is wrong and what is allowed).
 Tensor read_npy(const std::string& path);
 
-// The bytes numpy.save (NumPy >= 1.24, including 2.x) writes for t: version 1.0, or 2.0 when
+// The bytes numpy.save (current NumPy: 2.x and the late 1.x releases that leave spare header space) writes for t: version 1.0, or 2.0 when
 // the header does not fit 1.0's 16-bit length; the sorted-key dict header, the spare spaces
 // NumPy leaves for growing the first axis, padding to 64 bytes with spaces and '\n'.
 // Every value must be exactly representable in t.dtype (integers in range, floats exact in

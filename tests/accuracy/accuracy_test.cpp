@@ -199,6 +199,17 @@ TEST_CASE("accuracy: each term of the bound is needed: operand rounding, subnorm
     CHECK(0x1p-23 <= b.bound[0]);
     CHECK(b.bound[0] < 0x1p-21);
   }
+  SECTION("int16 with a bias: the int32 accumulator 32767 * 1025 > 2^24 is rounded to float32 before the add") {
+    const Layer L = parse_layer_spec("C=1,H=1,W=1,K=1,k=1");
+    const std::vector<double> x{32767}, w{1025}, bias{0.5};
+    const ConvOperands ops = rounded(L, Arithmetic::int16, x, w);
+    const std::vector<double> y = from_accumulators(golden::conv(ops), Arithmetic::int16, {1, 1, 1, 1}, DType::float64, &bias).values;
+    BoundOptions opt = exact;
+    opt.bias = &bias;
+    const AccuracyBound b = accumulation_bound(ops, x, w, opt);
+    CHECK(y[0] == 33586176.0);  // float32 has steps of 4 there: the exact 33586175.5 is not representable
+    CHECK(std::fabs(y[0] - 33586175.5) <= b.bound[0]);
+  }
   SECTION("bias: a float64 bias 0.1 is added as float32 0.1f") {
     const Layer L = parse_layer_spec("C=1,H=1,W=1,K=1,k=1");
     const std::vector<double> x{0}, w{1}, bias{0.1};

@@ -170,6 +170,20 @@ TEST_CASE("tensor run: --layer keys that disagree with the shapes", "[unit]") {
   refuses(dir, c.args(dir) + ",H=8", {"--layer: key 'H': = 8 disagrees with", "x.npy, whose shape has 7 at axis 2"});
   refuses(dir, "run --ifmap " + (dir / "x.npy") + " --weights " + (dir / "w.npy") + " --layer K=7,k=3",
           {"--layer: key 'K': = 7 disagrees with", "w.npy, whose shape has 6 at axis 0"});
+  refuses(dir, c.args(dir) + ",k=5", {"--layer: key 'k': = 5 disagrees with", "w.npy, whose shape has 3 at axis 2"});
+}
+
+TEST_CASE("tensor run: --layer as a YAML file gives stride and padding, and its shape keys must agree", "[unit]") {
+  ScratchDir dir("tensor_run_yaml");
+  const Case c(dir);
+  write_file_atomic(dir / "l.yaml", "layer:\n  stride: 2\n  padding: 1\n");
+  const std::string base = "run --model golden --ifmap " + (dir / "x.npy") + " --weights " + (dir / "w.npy");
+  const FlycolRun r = run_flycol_in(dir.path, base + " --layer " + (dir / "l.yaml"));
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK(r.out.find("N=1,C=5,H=7,W=9,K=6,k=3,s=2,d=1,p=1") != std::string::npos);
+  write_file_atomic(dir / "l2.yaml", "stride: 2\npadding: 1\nC: 5\nW: 10\n");
+  refuses(dir, base + " --layer " + (dir / "l2.yaml"), {"l2.yaml: key 'W': = 10 disagrees with", "x.npy, whose shape has 9 at axis 3"});
 }
 
 TEST_CASE("tensor run: float tensors for the int8 configuration", "[unit]") {

@@ -25,7 +25,7 @@ std::string bytes(std::initializer_list<int> b) {
   return s;
 }
 
-// np.save(f, np.arange(6, dtype='<f4').reshape(2, 3)) with NumPy >= 1.24 / 2.x: version 1.0,
+// np.save(f, np.arange(6, dtype='<f4').reshape(2, 3)) with current NumPy (2.x, late 1.x): version 1.0,
 // header length 0x0076 (118), the dict, 20 spare spaces for growing axis 0 and 38 of padding to
 // 128 bytes, '\n', then 0.0 .. 5.0 as little-endian float32.
 const std::string kF4Data = bytes({0, 0, 0, 0, 0, 0, 0x80, 0x3F, 0, 0, 0, 0x40, 0, 0, 0x40, 0x40, 0, 0, 0x80, 0x40, 0, 0, 0xA0, 0x40});
@@ -76,7 +76,7 @@ TEST_CASE("npy: NumPy fixtures for float16, float64 scalar, int8, int16 (16-byte
     CHECK(t.shape == std::vector<std::int64_t>(15, 1));
     CHECK(t.values == std::vector<double>{1});
     CHECK(npy_bytes(t) == f);
-    // NumPy 1.14 to 1.23 wrote the same array without the spare spaces: 128 bytes, also accepted.
+    // Earlier NumPy (1.14 on) wrote the same array without the spare spaces: 128 bytes, also accepted.
     CHECK(parse_npy(std::string("\x93NUMPY\x01\x00\x76\x00", 10) + dict + std::string(19, ' ') + "\n" + bytes({0, 0, 0x80, 0x3F}), "f").values ==
           std::vector<double>{1});
   }
