@@ -10,6 +10,7 @@
 
 #include "sim/cli/commands.h"
 #include "sim/common/files.h"
+#include "sim/common/input_error.h"
 #include "sim/network/network_yaml.h"
 #include "sim/onnx/onnx_import.h"
 #include "sim/onnx/onnx_network.h"
@@ -68,6 +69,18 @@ int import_command(const ImportArgs& a) {
   };
   if (!a.weights_dir.empty()) header.push_back(fmt::format("Weights and biases (float32 .npy): {}", a.weights_dir));
   const std::string yaml = network_yaml(net, fmt::format("{}", fmt::join(header, "\n")));
+  if (g.array_nodes() == 0)
+    throw InputError(a.onnx, "", "has no Conv, Gemm or MatMul node: a network file needs at least one layer the array "
+                                 "runs");
+  // The file must read back through the network parser (its shape and connectivity checks), or
+  // `flycol net` could not use it: refuse rather than write a file flycol itself rejects.
+  try {
+    parse_network(yaml, a.out);
+  } catch (const InputError& e) {
+    throw InputError(a.onnx, "", fmt::format("the network file for this model does not read back ({}): an importer "
+                                             "limitation, please report it with the model",
+                                             e.what()));
+  }
   for (const auto& f : files) write_file_atomic(f.first, f.second);
   write_file_atomic(a.out, yaml);
 

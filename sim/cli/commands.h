@@ -30,6 +30,7 @@ Subcommand add_export(CLI::App& app);
 Subcommand add_synth(CLI::App& app);
 Subcommand add_import(CLI::App& app);  // ONNX import (cmd_import.cpp)
 Subcommand add_tensor(CLI::App& app);  // tensor files (cmd_tensor.cpp)
+Subcommand add_onnx_export(CLI::App& app);  // cmd_onnx_export.cpp (issue 15)
 
 // --config: a file, or the name of a file in configs/; empty means the built-in default.
 Config resolve_config(const std::string& arg);

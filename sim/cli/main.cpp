@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string(FLYCOL_VERSION));
   const Subcommand subs[] = {add_run(app), add_net(app), add_sweep(app), add_export(app), add_synth(app), add_list(app),
-                              add_import(app), add_tensor(app)};
+                             add_import(app), add_tensor(app), add_onnx_export(app)};
 
   try {
     app.parse(argc, argv);

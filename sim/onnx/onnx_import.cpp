@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 #include <fmt/format.h>
@@ -13,7 +14,6 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
-#include "sim/common/files.h"
 #include "sim/common/input_error.h"
 #include "sim/common/text.h"
 #include "sim/onnx/tensor_proto.h"
@@ -65,7 +65,7 @@ struct Importer {
   const ImportOptions& opt;
   onnx::ModelProto model;
   graph::Graph g;
-  std::map<std::string, const onnx::TensorProto*> initializers;
+  std::map<std::string, onnx::TensorProto*> initializers;
   std::map<std::string, Tensor> constant_values;  // decoded constants (initializers on demand, Constant nodes)
   std::map<std::string, int> consumers;           // value -> number of reading nodes (+1 if a graph output)
   std::map<std::string, std::size_t> producer;    // value -> index in g.nodes
@@ -76,7 +76,7 @@ struct Importer {
   }
 
   [[noreturn]] void fail_node(const onnx::NodeProto& n, const std::string& name, const std::string& problem) const {
-    throw InputError(path, fmt::format("node '{}' ({})", name, n.op_type()), problem);
+    throw InputError(path, "", fmt::format("node '{}' ({}): {}", name, n.op_type(), problem));
   }
 
   bool is_constant(const std::string& v) const { return initializers.count(v) || constant_values.count(v); }
@@ -87,6 +87,20 @@ struct Importer {
     return constant_values[v] = tensor_from_proto(*initializers.at(v), dir, path, use);
   }
 
+  // A constant decoded for one use without keeping a copy (weights: the big ones).
+  Tensor take_constant(const std::string& v) {
+    auto it = constant_values.find(v);
+    if (it != constant_values.end()) return it->second;
+    onnx::TensorProto* t = initializers.at(v);
+    Tensor out = tensor_from_proto(*t, dir, path, Int64Use::data);
+    // Read by this node alone: its bytes are not needed again (halves the peak for big models).
+    if (consumers[v] == 1) {
+      std::string().swap(*t->mutable_raw_data());  // swap, not clear: clear keeps the capacity
+      t->clear_float_data();
+    }
+    return out;
+  }
+
   Shape shape_of(const std::string& v) const {
     auto it = g.shapes.find(v);
     return it == g.shapes.end() ? Shape() : it->second;
@@ -95,9 +109,12 @@ struct Importer {
   // --- steps -------------------------------------------------------------------------------
 
   void parse() {
-    const auto bytes = read_whole_file(path);
-    if (!bytes) throw InputError(path, "", "cannot be read: give the path of an .onnx model file");
-    if (bytes->empty() || !model.ParseFromString(*bytes))
+    // Parsed from the stream: a whole-file copy would double the peak memory of big models.
+    std::ifstream in(path, std::ios::binary);
+    std::error_code ec;
+    if (!in || std::filesystem::is_directory(path, ec))
+      throw InputError(path, "", "cannot be read: give the path of an .onnx model file");
+    if (in.peek() == std::char_traits<char>::eof() || !model.ParseFromIstream(&in))
       throw InputError(path, "", "is not an ONNX model: the protobuf is malformed or truncated; re-export the model "
                                  "(torch.onnx.export, tf2onnx, ...) or copy it again");
     if (!model.has_graph() || model.graph().node_size() == 0)
@@ -201,7 +218,7 @@ struct Importer {
   }
 
   void collect_initializers() {
-    for (const auto& t : model.graph().initializer()) initializers[t.name()] = &t;
+    for (auto& t : *model.mutable_graph()->mutable_initializer()) initializers[t.name()] = &t;
   }
 
   void apply_input_shapes() {
@@ -261,9 +278,10 @@ struct Importer {
         }
       }
       if (dynamic)
-        throw InputError(path, fmt::format("input '{}'", in->name()),
-                         fmt::format("{} is dynamic: give every input a static shape, use --input-shape {}={}",
-                                     which.empty() ? "its shape is not given" : which, in->name(),
+        throw InputError(path, "",
+                         fmt::format("input '{}': {} is dynamic: give every input a static shape, use "
+                                     "--input-shape {}={}",
+                                     in->name(), which.empty() ? "its shape is not given" : which, in->name(),
                                      example.empty() ? "1x3x224x224" : shape_str(example)));
       g.inputs.push_back({in->name(), s});
       g.shapes[in->name()] = s;
@@ -301,7 +319,9 @@ struct Importer {
                 fmt::format("the shape of '{}' is {} after ONNX's shape inference; flycol needs static shapes: give "
                             "the inputs' shapes with --input-shape NAME=1x3x224x224, or export the model with fixed "
                             "shapes (e.g. onnxsim)",
-                            v, it == g.shapes.end() ? std::string("unknown") : "[" + fmt::format("{}", fmt::join(it->second, ", ")) + "] (-1: dynamic)"));
+                            v,
+                            it == g.shapes.end() ? std::string("unknown")
+                                                 : fmt::format("[{}] (-1: dynamic)", fmt::join(it->second, ", "))));
     return it->second;
   }
 
@@ -381,7 +401,7 @@ struct Importer {
     if (x.size() != 4 && !one_d)
       fail_node(n, nm, fmt::format("is a {}-D convolution (input shape [{}]): flycol runs 1-D and 2-D convolutions "
                                    "(NCW / NCHW inputs)", int(x.size()) - 2, fmt::join(x, ", ")));
-    Tensor w = constant(wname);
+    Tensor w = take_constant(wname);
     if (!is_float(w.dtype))
       fail_node(n, nm, fmt::format("has {} weights: import takes float weights (quantized models: use the float model)",
                                    dtype_name(w.dtype)));
@@ -457,7 +477,7 @@ struct Importer {
                                    bname, matmul ? "MatMul" : "Gemm"));
     const Shape a = static_shape(n, nm, n.input(0));
     const Shape y = static_shape(n, nm, n.output(0));
-    Tensor b = constant(bname);
+    Tensor b = take_constant(bname);
     if (!is_float(b.dtype)) fail_node(n, nm, fmt::format("has {} weights: import takes float weights", dtype_name(b.dtype)));
     if (b.shape.size() != 2)
       fail_node(n, nm, fmt::format("B has shape [{}]: flycol needs a 2-D B (weights)", fmt::join(b.shape, ", ")));
@@ -477,13 +497,16 @@ struct Importer {
     if ((trans_b ? b.shape[1] : b.shape[0]) != kin)
       fail_node(n, nm, fmt::format("A [{}] and B [{}] do not multiply", fmt::join(a, ", "), fmt::join(b.shape, ", ")));
     Tensor w;
-    w.dtype = b.dtype;
+    if (trans_b) {  // B is [Kout][Kin] already: no copy (fully connected layers are the big ones)
+      w = std::move(b);
+      for (double& v : w.values) v *= alpha;
+    } else {
+      w.dtype = b.dtype;
+      w.values.resize(std::size_t(kout * kin));
+      for (std::int64_t o = 0; o < kout; ++o)
+        for (std::int64_t i = 0; i < kin; ++i) w.values[std::size_t(o * kin + i)] = alpha * b.values[std::size_t(i * kout + o)];
+    }
     w.shape = {kout, kin, 1, 1};
-    w.values.resize(std::size_t(kout * kin));
-    for (std::int64_t o = 0; o < kout; ++o)
-      for (std::int64_t i = 0; i < kin; ++i)
-        w.values[std::size_t(o * kin + i)] =
-            alpha * b.values[std::size_t(trans_b ? o * kin + i : i * kout + o)];
     node.weights = std::move(w);
     if (!matmul && n.input_size() > 2 && !n.input(2).empty()) {
       if (!is_constant(n.input(2)))
@@ -627,7 +650,15 @@ struct Importer {
       const std::string& v = n.input(i);
       if (v.empty()) continue;
       node.inputs.push_back(v);
-      if (is_constant(v)) g.constants[v] = constant(v);
+      if (is_constant(v)) {
+        const Tensor& t = constant(v);
+        // Constant nodes are decoded as indices (their int64 may be shapes); as data they must fit int32.
+        if (!is_float(t.dtype))
+          for (double x : t.values)
+            if (x < -2147483648.0 || x > 2147483647.0)
+              fail_node(n, nm, fmt::format("reads the integer constant '{}' with value {} outside int32 as data", v, x));
+        g.constants[v] = t;
+      }
       else static_shape(n, nm, v);
     }
     if (node.inputs.empty()) fail_node(n, nm, "has no data input");

@@ -141,7 +141,8 @@ Network to_network(const graph::Graph& g) {
           break;
         }
       if (!first) first = &node.inputs.at(0);
-      auto it = g.shapes.find(*first);
+      // Concat lists the channel total of its inputs (as the network files do): its output's shape.
+      auto it = g.shapes.find(node.op == "Concat" ? node.outputs.at(0) : *first);
       if (it != g.shapes.end()) chw(it->second, nl.c, nl.h, nl.w);
       nl.detail = detail_of(node);
     }

@@ -15,7 +15,8 @@ namespace flycol {
 std::string network_op_of(const graph::Node& node);
 
 // Array nodes become conv/fc layers (one group in `layer`, `groups` set), host nodes layers with
-// their op, the C/H/W of their first data input and a detail ("3x3 s2 p1", "alpha=0.1", ...);
+// their op, the C/H/W of their first data input (concat: its output, the channel total) and a
+// detail ("3x3 s2 p1", "alpha=0.1", ...);
 // `inputs` lists the producing layers where a node does not read the previous layer's output.
 Network to_network(const graph::Graph& g);
 

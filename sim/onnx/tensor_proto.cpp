@@ -58,21 +58,21 @@ std::string external_bytes(const onnx::TensorProto& t, const std::string& base_d
       } catch (const std::exception&) {
       }
       if (v < 0)
-        throw InputError(source, tensor_label(t), fmt::format("external data {} = '{}': must be a non-negative integer",
+        throw InputError(source, "", tensor_label(t) + fmt::format(": external data {} = '{}': must be a non-negative integer",
                                                               kv.key(), kv.value()));
       (kv.key() == "offset" ? offset : length) = v;
     }
   }
   if (location.empty())
-    throw InputError(source, tensor_label(t), "has external data without a `location`: the model file is incomplete");
+    throw InputError(source, "", tensor_label(t) + ": " + "has external data without a `location`: the model file is incomplete");
   namespace fs = std::filesystem;
   if (fs::path(location).is_absolute() || location.find("..") != std::string::npos)
-    throw InputError(source, tensor_label(t),
+    throw InputError(source, "", tensor_label(t) + ": " +
                      fmt::format("external data location '{}' must be a relative path inside the model's directory", location));
   const std::string path = (fs::path(base_dir.empty() ? "." : base_dir) / location).string();
   std::ifstream in(path, std::ios::binary);
   if (!in)
-    throw InputError(source, tensor_label(t),
+    throw InputError(source, "", tensor_label(t) + ": " +
                      fmt::format("its external data file '{}' cannot be opened: keep the model's data files beside "
                                  "the .onnx file (as they were exported)",
                                  path));
@@ -80,14 +80,14 @@ std::string external_bytes(const onnx::TensorProto& t, const std::string& base_d
   const std::int64_t size = std::int64_t(in.tellg());
   if (length < 0) length = size - offset;
   if (offset > size || length < 0 || offset + length > size)
-    throw InputError(source, tensor_label(t),
+    throw InputError(source, "", tensor_label(t) + ": " +
                      fmt::format("its external data file '{}' is {} bytes, too short for offset {} + length {}: the "
                                  "file is truncated or belongs to another model; re-export the model",
                                  path, size, offset, length));
   std::string bytes(std::size_t(length), '\0');
   in.seekg(offset);
   in.read(bytes.data(), length);
-  if (!in) throw InputError(source, tensor_label(t), fmt::format("reading its external data file '{}' failed", path));
+  if (!in) throw InputError(source, "", tensor_label(t) + fmt::format(": reading its external data file '{}' failed", path));
   return bytes;
 }
 
@@ -116,16 +116,16 @@ Tensor tensor_from_proto(const onnx::TensorProto& t, const std::string& base_dir
     case onnx::TensorProto::INT32: out.dtype = DType::int32, bytes = 4; break;
     case onnx::TensorProto::INT64: out.dtype = DType::int32, bytes = 8; break;
     default:
-      throw InputError(source, tensor_label(t),
+      throw InputError(source, "", tensor_label(t) + ": " +
                        fmt::format("has element type {}: flycol reads FLOAT, FLOAT16, DOUBLE, INT8, INT16, INT32, "
                                    "INT64, UINT8 and BOOL tensors",
                                    proto_type_name(type)));
   }
-  if (t.has_segment()) throw InputError(source, tensor_label(t), "is segmented: segmented tensors are not supported");
+  if (t.has_segment()) throw InputError(source, "", tensor_label(t) + ": " + "is segmented: segmented tensors are not supported");
   std::int64_t n = 1;
   for (std::int64_t d : t.dims()) {
     if (d < 0 || d > (std::int64_t(1) << 40) || (d && n > (std::int64_t(1) << 40) / d))
-      throw InputError(source, tensor_label(t), fmt::format("has dimension {}: must be in [0, 2^40] and the tensor "
+      throw InputError(source, "", tensor_label(t) + fmt::format(": has dimension {}: must be in [0, 2^40] and the tensor "
                                                             "smaller than 2^40 elements", d));
     n *= d;
     out.shape.push_back(d);
@@ -137,7 +137,7 @@ Tensor tensor_from_proto(const onnx::TensorProto& t, const std::string& base_dir
     const std::string ext = external ? external_bytes(t, base_dir, source) : std::string();
     const std::string& raw = external ? ext : t.raw_data();
     if (std::int64_t(raw.size()) != n * bytes)
-      throw InputError(source, tensor_label(t),
+      throw InputError(source, "", tensor_label(t) + ": " +
                        fmt::format("holds {} bytes of {} data, but its shape [{}] needs {} x {} = {} bytes",
                                    raw.size(), proto_type_name(type), fmt::join(out.shape, ", "), n, bytes, n * bytes));
     const char* p = raw.data();
@@ -167,7 +167,7 @@ Tensor tensor_from_proto(const onnx::TensorProto& t, const std::string& base_dir
       default: have = t.int32_data_size(); break;
     }
     if (have != n)
-      throw InputError(source, tensor_label(t),
+      throw InputError(source, "", tensor_label(t) + ": " +
                        fmt::format("holds {} values, but its shape [{}] needs {}", have, fmt::join(out.shape, ", "), n));
     for (std::int64_t i = 0; i < n; ++i) {
       const int j = int(i);
@@ -195,7 +195,7 @@ Tensor tensor_from_proto(const onnx::TensorProto& t, const std::string& base_dir
     }
     for (std::size_t i = 0; i < out.values.size(); ++i)
       if (out.values[i] < lo || out.values[i] > hi)
-        throw InputError(source, tensor_label(t),
+        throw InputError(source, "", tensor_label(t) + ": " +
                          fmt::format("value [{}] = {} is outside [{}, {}]{}", i, out.values[i], lo, hi,
                                      type == onnx::TensorProto::INT64 && int64_use == Int64Use::data
                                          ? ": INT64 data must fit int32, the widest integer flycol computes with"

@@ -145,6 +145,35 @@ layers:
     CHECK(lr->layers[0].free_cycles == 4 * o.layers[0].free_cycles);
   }
   CHECK(rg.net.macs() == std::int64_t(rg.feeder.total.macs));
+
+}
+
+TEST_CASE("with --model sc a grouped layer runs one group on SystemC, counted groups times", "[netonnx][sc]") {
+  // One network (SystemC elaborates once per process): `o` is one group's convolution on its own,
+  // `g` the same convolution as 4 groups. The first group's operands run once and are checked
+  // against the golden convolution; the counters are scaled by 4.
+  const char* text = R"(name: s
+input: {C: 8, H: 16, W: 16}
+layers:
+  - {name: o, C: 8, H: 16, W: 16, K: 16, k: 3, p: 1}
+  - {name: x, C: 16, H: 16, W: 16, K: 32, k: 1}
+  - {name: g, C: 32, H: 16, W: 16, K: 64, k: 3, p: 1, groups: 4}
+)";
+  net::RunOptions opt;
+  opt.model = "sc";
+  opt.check = true;
+  const net::NetworkRun r = net::run_network(parse_network(text, "s"), default_config(), opt);
+  for (const auto* lr : {&r.feeder, &r.expl}) {
+    INFO(lr->lowering);
+    const net::LayerRun& o = lr->layers[0];
+    const net::LayerRun& g = lr->layers[2];
+    CHECK(g.checked);
+    CHECK(g.exact);
+    CHECK(g.stats.cycles == 4 * o.stats.cycles);
+    CHECK(g.stats.dram.total() == 4 * o.stats.dram.total());
+    CHECK(g.analytic.cycles == 4 * o.analytic.cycles);
+    CHECK(g.sc_wall_seconds > 0);
+  }
 }
 
 // libsystemc's own main() refers to sc_main; Catch2 provides main() and SystemC runs as a library.

@@ -37,7 +37,7 @@ TEST_CASE("tensor proto: INT64 test data (Reshape's shape) as an index and as da
   t.add_int64_data(std::int64_t(1) << 40);
   CHECK(tensor_from_proto(t, "", "m.onnx", Int64Use::index).values[1] == double(std::int64_t(1) << 40));
   const auto e = input_error_of([&] { tensor_from_proto(t, "", "m.onnx", Int64Use::data); });
-  CHECK(e.key() == "tensor 'big'");
+  CHECK(e.problem().find("tensor 'big'") == 0);
   CHECK(e.problem().find("must fit int32") != std::string::npos);
 }
 
