@@ -4,6 +4,7 @@
 // passing and failing, reports, and the bad-input cases (exit 2, nothing written).
 #include <cmath>
 #include <filesystem>
+#include <random>
 #include <regex>
 #include <string>
 
@@ -121,4 +122,28 @@ TEST_CASE("flycol net real-data input errors: exit 2, one message, nothing writt
   test::check_usage_error(f.dir.path, fmt::format("net --onnx {} --input {} --tolerance -1 --expect {}", f.model, f.input, f.expect),
                           {"--tolerance"});
   CHECK_FALSE(std::filesystem::exists(out));
+}
+
+TEST_CASE("ARNP exported at 32 x 32 runs on real data on SystemC, every array node bit-exact", "[.slow]") {
+  // A real architecture end to end: flycol onnx-export (seeded weights), the import, and the
+  // real-data run with --check (about a minute). Input: uniform [0, 1), seed 1.
+  test::ScratchDir dir("net_arnp");
+  const test::FlycolRun ex = test::run_flycol_in(
+      dir.path, fmt::format("onnx-export --network arnp --input-size 32x32 --seed 1 --out {}", dir / "arnp.onnx"));
+  INFO(ex.out << ex.err);
+  REQUIRE(ex.code == 0);
+  std::mt19937_64 rng(1);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  Tensor x;
+  x.shape = {1, 3, 32, 32};
+  for (int i = 0; i < 3 * 32 * 32; ++i) x.values.push_back(double(float(u(rng))));
+  write_npy(dir / "x.npy", x);
+  const test::FlycolRun r = test::run_flycol_in(
+      dir.path, fmt::format("net --onnx {} --input {} --model sc --check", dir / "arnp.onnx", dir / "x.npy"));
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("18 of 18 array nodes bit-exact"));
+  std::smatch m;
+  REQUIRE(std::regex_search(r.out, m, std::regex(R"(cosine (0\.\d+))")));
+  CHECK(std::stod(m[1]) > 0.999);
 }
