@@ -108,7 +108,10 @@ int real_data_command(const NetArgs& a, const Config& cfg, const ImportOptions& 
   const bool tty = isatty(STDERR_FILENO) != 0;
   if (tty)
     opt.progress = [&](int i, int n, const std::string& node) {
-      fmt::print(stderr, "\r\033[K{} node {:>4}/{} {}", g.name, i + 1, n, node);
+      if (i < 0)
+        fmt::print(stderr, "\r\033[K{} {}", g.name, node);
+      else
+        fmt::print(stderr, "\r\033[K{} node {:>4}/{} {}", g.name, i + 1, n, node);
       std::fflush(stderr);
     };
   const graph::GraphRun r = graph::run_graph(g, input, cfg, opt);

@@ -255,6 +255,7 @@ GraphRun run_graph(const Graph& g, const Tensor& input, const Config& cfg, const
   // The float32 reference first (its own values), so that every node's drift is known as the
   // accelerator run reaches it.
   const auto t_ref = Clock::now();
+  if (opt.progress) opt.progress(-1, int(g.nodes.size()), "float32 reference run");
   const std::map<std::string, F32> ref = run_graph_f32(g, input);
   r.reference_wall_seconds = since(t_ref);
 

@@ -24,7 +24,8 @@ struct GraphRunOptions {
   analytic::Tiling tiling = analytic::Tiling::search;
   double bandwidth_gbps = 0;  // 0: the configuration's DRAM
   bool check = false;         // sc, both: every group's outputs against the golden model
-  // Called before each node: index, count, node name.
+  // Called before each node: index, count, node name; first with index -1 before the float32
+  // reference run.
   std::function<void(int, int, const std::string&)> progress;
 };
 
