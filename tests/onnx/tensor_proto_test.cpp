@@ -114,3 +114,30 @@ TEST_CASE("tensor convert: ONNX input_0.pb to .npy, and info", "[unit]") {
   CHECK(r.out.find("float32 [1, 1, 5, 5]") != std::string::npos);
   CHECK(r.out.find("min 0  max 24  mean 12") != std::string::npos);
 }
+
+TEST_CASE("tensor random: seeded, the shape asked for, in range; a bad shape writes nothing", "[unit]") {
+  ScratchDir dir("tensor_random");
+  FlycolRun r = run_flycol_in(dir.path, "tensor random " + (dir / "a.npy") + " --shape 2x3x4x5 --seed 7");
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  r = run_flycol_in(dir.path, "tensor random " + (dir / "b.npy") + " --shape 2x3x4x5 --seed 7");
+  REQUIRE(r.code == 0);
+  r = run_flycol_in(dir.path, "tensor random " + (dir / "c.npy") + " --shape 2x3x4x5 --seed 8 --dist normal");
+  REQUIRE(r.code == 0);
+  const Tensor a = read_npy(dir / "a.npy"), b = read_npy(dir / "b.npy"), c = read_npy(dir / "c.npy");
+  CHECK(a.dtype == DType::float32);
+  CHECK(a.shape == std::vector<std::int64_t>{2, 3, 4, 5});
+  CHECK(a.values == b.values);
+  CHECK(a.values != c.values);
+  double lo = 1, hi = 0, neg = 0;
+  for (double v : a.values) lo = std::min(lo, v), hi = std::max(hi, v);
+  for (double v : c.values) neg += v < 0 ? 1 : 0;
+  CHECK(lo >= 0);
+  CHECK(hi < 1);
+  CHECK(hi - lo > 0.5);                       // 120 uniform draws spread out
+  CHECK((neg > 20 && neg < 100));             // a normal draw has both signs
+  r = run_flycol_in(dir.path, "tensor random " + (dir / "d.npy") + " --shape 1x0x4");
+  CHECK(r.code == 2);
+  CHECK(r.err.find("--shape") != std::string::npos);
+  CHECK(!std::filesystem::exists(dir / "d.npy"));
+}
