@@ -571,9 +571,10 @@ struct Importer {
       bias.values.push_back((b0 - mean.values[std::size_t(k)]) * s + b.values[std::size_t(k)]);
     }
     conv.bias = std::move(bias);
+    const std::size_t conv_index = p->second;  // erasing the entry below invalidates p
     producer.erase(conv.outputs[0]);
     conv.outputs = {n.output(0)};
-    producer[n.output(0)] = p->second;
+    producer[n.output(0)] = conv_index;
     conv.folded.push_back(nm);
     return true;
   }
