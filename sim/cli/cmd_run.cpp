@@ -118,15 +118,6 @@ Layer tensor_layer(const std::string& layer_arg, const Tensor& x, const Tensor& 
   return L;
 }
 
-Json rounding_json(const RoundingStats& s) {
-  Json j = Json::object();
-  j["values"] = s.values;
-  j["changed"] = s.changed;
-  j["max_rel_change"] = s.max_rel_change;
-  j["overflowed"] = s.overflowed;
-  return j;
-}
-
 std::string rounding_text(const char* what, const RoundingStats& s) {
   return fmt::format("{} {} values, {} changed (largest relative change {:.3g}), {} overflowed", what, s.values,
                      s.changed, s.max_rel_change, s.overflowed);

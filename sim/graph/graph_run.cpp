@@ -36,17 +36,10 @@ std::int64_t product(const Shape& s) {
   return p;
 }
 
-void add(Rounding& into, const RoundingStats& r) {
-  into.values += r.values;
-  into.changed += r.changed;
-  into.overflowed += r.overflowed;
-  into.max_rel_change = std::max(into.max_rel_change, r.max_rel_change);
-}
-
 // Group g's slice of an [n][groups*c][h][w] activation as the array's [n][c][h][w] operand, rounded
 // once to the arithmetic (sim/tensor/convert.h: integers range-checked, never clamped).
 std::vector<ElemBits> slice_ifmap(const std::vector<float>& x, const Layer& l, int groups, int g, Arithmetic a,
-                                  Rounding& r, const std::string& what) {
+                                  RoundingStats& r, const std::string& what) {
   Tensor t;
   t.shape = {l.n, l.c, l.h, l.w};
   t.values.reserve(std::size_t(l.ifmap_elems()));
@@ -58,11 +51,11 @@ std::vector<ElemBits> slice_ifmap(const std::vector<float>& x, const Layer& l, i
     }
   RoundingStats st;
   std::vector<ElemBits> out = to_elements(t, a, groups > 1 ? fmt::format("{} (group {})", what, g) : what, &st);
-  add(r, st);
+  accumulate(r, st);
   return out;
 }
 
-std::vector<ElemBits> slice_weights(const Tensor& w, const Layer& l, int groups, int g, Arithmetic a, Rounding& r,
+std::vector<ElemBits> slice_weights(const Tensor& w, const Layer& l, int groups, int g, Arithmetic a, RoundingStats& r,
                                     const std::string& what) {
   const std::int64_t per = l.weight_elems();
   Tensor t;
@@ -70,7 +63,7 @@ std::vector<ElemBits> slice_weights(const Tensor& w, const Layer& l, int groups,
   t.values.assign(w.values.begin() + g * per, w.values.begin() + (g + 1) * per);
   RoundingStats st;
   std::vector<ElemBits> out = to_elements(t, a, groups > 1 ? fmt::format("{} (group {})", what, g) : what, &st);
-  add(r, st);
+  accumulate(r, st);
   return out;
 }
 
@@ -422,15 +415,6 @@ Json drift_json(const Drift& d) {
   j["normwise_rel"] = d.normwise_rel;
   j["rms"] = d.rms;
   j["cosine"] = d.cosine;
-  return j;
-}
-
-Json rounding_json(const Rounding& r) {
-  Json j = Json::object();
-  j["values"] = r.values;
-  j["changed"] = r.changed;
-  j["max_rel_change"] = r.max_rel_change;
-  j["overflowed"] = r.overflowed;
   return j;
 }
 

@@ -15,6 +15,7 @@
 #include "sim/onnx/graph.h"
 #include "sim/report/json.h"
 #include "sim/stats/run_stats.h"
+#include "sim/tensor/convert.h"
 #include "sim/tensor/tensor.h"
 
 namespace flycol::graph {
@@ -44,13 +45,6 @@ struct Drift {
 };
 Drift drift(const std::vector<float>& y, const std::vector<float>& ref);
 
-// What rounding the float operands once to the configured arithmetic did.
-struct Rounding {
-  std::int64_t values = 0, changed = 0;
-  double max_rel_change = 0;  // max |q - x| / |x| over the nonzero x
-  std::int64_t overflowed = 0;  // finite values that became +-Inf (fp16 beyond 65504)
-};
-
 struct NodeRun {
   std::string name, op;
   bool on_array = false;
@@ -61,7 +55,7 @@ struct NodeRun {
   RunStats stats;          // array nodes: all groups summed (cycles back to back)
   bool checked = false, exact = false;
   std::string mismatch;  // what differed (golden or RTL lockstep), empty when exact
-  Rounding act_rounding, weight_rounding;
+  RoundingStats act_rounding, weight_rounding;  // all groups (sim/tensor/convert.h)
   Drift drift;  // of this node's (first) output
   double wall_seconds = 0;  // this node in the accelerator run: simulation and host work
   double sc_wall_seconds = 0, rtl_wall_seconds = 0;

@@ -1,6 +1,7 @@
 // Rounding tensors to the PE arithmetic and bringing outputs back (sim/tensor/convert.h).
 #include "sim/tensor/convert.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -10,6 +11,22 @@
 #include "sim/common/input_error.h"
 
 namespace flycol {
+
+void accumulate(RoundingStats& into, const RoundingStats& more) {
+  into.values += more.values;
+  into.changed += more.changed;
+  into.overflowed += more.overflowed;
+  into.max_rel_change = std::max(into.max_rel_change, more.max_rel_change);
+}
+
+Json rounding_json(const RoundingStats& s) {
+  Json j = Json::object();
+  j["values"] = s.values;
+  j["changed"] = s.changed;
+  j["max_rel_change"] = s.max_rel_change;
+  j["overflowed"] = s.overflowed;
+  return j;
+}
 namespace {
 
 // Integer range of an integer element type or arithmetic (bits wide).

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/numerics/arithmetic.h"
+#include "sim/report/json.h"
 #include "sim/tensor/tensor.h"
 #include "sim/workload/workload.h"
 
@@ -21,6 +22,12 @@ struct RoundingStats {
   std::int64_t values = 0, changed = 0, overflowed = 0;
   double max_rel_change = 0;
 };
+
+// Adds `more` to `into` (counts summed, the larger max_rel_change kept): the rounding of several
+// tensors, e.g. every group's slice of a layer's operands.
+void accumulate(RoundingStats& into, const RoundingStats& more);
+// {"values", "changed", "max_rel_change", "overflowed"}: the same keys in every report.
+Json rounding_json(const RoundingStats& s);
 
 // The tensor's values as raw element bits, in the tensor's own (C) order.
 // fp16: each value rounded once to binary16, round to nearest even, straight from the double (no
