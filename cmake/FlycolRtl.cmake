@@ -24,6 +24,12 @@
 
 find_package(verilator 5.006 REQUIRED HINTS /usr/share/verilator $ENV{VERILATOR_ROOT})
 
+# Flags every Verilation of flycol's RTL takes (blocks, cells, the top): FLYCOL_VERILATOR_ARGS is
+# what the project always passes; FLYCOL_VERILATOR_EXTRA_ARGS is for a build's own additions
+# (e.g. coverage instrumentation by scripts/coverage).
+set(FLYCOL_VERILATOR_ARGS --assert -Wall --x-assign unique --x-initial unique)
+set(FLYCOL_VERILATOR_EXTRA_ARGS "" CACHE STRING "Extra Verilator flags for every Verilated RTL model")
+
 set(FLYCOL_RTL_CFG_LIST ${PROJECT_SOURCE_DIR}/hw/rtl_configs.txt)
 set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${FLYCOL_RTL_CFG_LIST})
 file(STRINGS ${FLYCOL_RTL_CFG_LIST} _flycol_cfg_lines)
@@ -107,7 +113,7 @@ function(flycol_verilated_lib lib top tag)
   add_dependencies(${lib} flycol_rtl_cfg_${tag})
   verilate(${lib} PREFIX ${ARG_PREFIX} TOP_MODULE ${top}
            SOURCES ${FLYCOL_RTL_PKG} ${FLYCOL_CFG_PKG_${tag}} ${ARG_SOURCES}
-           VERILATOR_ARGS --assert -Wall -Wno-fatal --x-assign unique --x-initial unique ${ARG_VERILATOR_ARGS}
+           VERILATOR_ARGS ${FLYCOL_VERILATOR_ARGS} -Wno-fatal ${FLYCOL_VERILATOR_EXTRA_ARGS} ${ARG_VERILATOR_ARGS}
            OPT_FAST -O2)
   flycol_share_verilator_runtime(${lib})
   set_target_properties(${lib} PROPERTIES POSITION_INDEPENDENT_CODE ON)

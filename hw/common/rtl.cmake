@@ -12,7 +12,7 @@ function(flycol_verilated_cell lib top prefix)
   cmake_parse_arguments(ARG "" "" "SOURCES;VERILATOR_ARGS" ${ARGN})
   add_library(${lib} STATIC)
   verilate(${lib} PREFIX ${prefix} TOP_MODULE ${top} SOURCES ${ARG_SOURCES}
-           VERILATOR_ARGS --assert -Wall --x-assign unique --x-initial unique ${ARG_VERILATOR_ARGS}
+           VERILATOR_ARGS ${FLYCOL_VERILATOR_ARGS} ${FLYCOL_VERILATOR_EXTRA_ARGS} ${ARG_VERILATOR_ARGS}
            OPT_FAST -O2)
   flycol_share_verilator_runtime(${lib})
   set_target_properties(${lib} PROPERTIES POSITION_INDEPENDENT_CODE ON)
