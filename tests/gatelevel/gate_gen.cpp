@@ -43,7 +43,7 @@ constexpr int kMemBeats = 16384;  // 512 kB of DRAM
 // params.hex, one 32-bit value a line, in this order (gate_tb.v reads them by index).
 enum Param { kCommands, kBeats, kLatency, kExtraLatency, kStallPct, kSeed, kMaxCycles, kMaxOutstanding, kParams };
 
-[[noreturn]] void bad(const std::string& key, const std::string& problem) { throw InputError("gate_gen", key, problem); }
+[[noreturn]] void bad(const std::string& key, const std::string& problem) { throw InputError("command line", key, problem); }
 
 void write_file(const std::string& path, const std::string& text) {
   std::ofstream f(path, std::ios::binary);
@@ -301,5 +301,8 @@ int main(int argc, char** argv) {
   } catch (const InputError& e) {
     fmt::print(stderr, "gate_gen: {}\n", e.what());
     return 2;
+  } catch (const std::exception& e) {  // an internal error (e.g. operands that do not fit the program)
+    fmt::print(stderr, "gate_gen: internal error: {}\n", e.what());
+    return 1;
   }
 }
