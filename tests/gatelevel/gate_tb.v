@@ -8,6 +8,8 @@
 //
 // Inputs that carry no meaning in a cycle are driven X (cmd_i without cmd_valid_i, rdata without
 // mem_rsp_valid_i, the byte lanes a read did not ask for): the design must not look at them.
+// +reset_at=N resets the accelerator in cycle N (asynchronously, mid-layer) and runs the layer
+// again from its first command on a freshly loaded DRAM image.
 // Plusargs for the must-fail twins: +break_read flips bit 0 of the first requested byte of the
 // first read response; +x_beat=N makes every read of DRAM beat N return X (the DRAM keeps its
 // value, so only what the accelerator makes of the X shows in the dump).
@@ -71,6 +73,7 @@ module gate_tb;
   reg [63:0] last_ready_at;
 
   integer gated_x_cycle;  // first cycle with gated_cnt_o unknown, or -1
+  integer reset_at, resets;  // +reset_at=N: reset in cycle N and run the layer again
   integer cycle, next_cmd, i, j, lo, hi, fd, x_beat, reads, writes, stalls;
   reg broke_read, failed, fire_cmd, fire_req, s_write;
   reg [AddrBits-1:0] s_addr;
@@ -86,8 +89,8 @@ module gate_tb;
       for (i = 0; i < n_beats; i = i + 1) $fdisplay(fd, "%h", mem[i]);
       $fclose(fd);
       fd = $fopen("status.txt", "w");
-      $fdisplay(fd, "%0s cycles=%0d commands=%0d/%0d reads=%0d writes=%0d req_ready_low=%0d", outcome, cycle,
-                next_cmd, n_cmds, reads, writes, stalls);
+      $fdisplay(fd, "%0s cycles=%0d commands=%0d/%0d reads=%0d writes=%0d req_ready_low=%0d resets=%0d", outcome,
+                cycle, next_cmd, n_cmds, reads, writes, stalls, resets);
       $fclose(fd);
       $display("gate_tb: %0s after %0d cycles (%0d/%0d commands, %0d reads, %0d writes)", outcome, cycle, next_cmd,
                n_cmds, reads, writes);
@@ -126,6 +129,25 @@ module gate_tb;
     end
   endtask
 
+  // Reset: three cycles with every input idle (asserted with the clock low, asynchronously);
+  // nothing else is initialised.
+  task reset_dut;
+    begin
+      rst_n = 0;
+      cmd_valid = 0;
+      cmd = {CmdBits{1'bx}};
+      req_ready = 0;
+      rsp_valid = 0;
+      rsp_rdata = {BeatBits{1'bx}};
+      for (i = 0; i < 3; i = i + 1) begin
+        #4 check_outputs;
+        #1 clk = 1;
+        #5 clk = 0;
+      end
+      rst_n = 1;
+    end
+  endtask
+
   // The memory's Moore outputs of the coming cycle, from its state after the last edge.
   task memory_outputs;
     begin
@@ -160,23 +182,26 @@ module gate_tb;
     reads = 0;
     writes = 0;
     stalls = 0;
+    resets = 0;
 
-    // Reset: three cycles with every input idle; nothing else is initialised.
+    if (!$value$plusargs("reset_at=%d", reset_at)) reset_at = -1;
     clk = 0;
-    rst_n = 0;
-    cmd_valid = 0;
-    cmd = {CmdBits{1'bx}};
-    req_ready = 0;
-    rsp_valid = 0;
-    rsp_rdata = {BeatBits{1'bx}};
-    for (i = 0; i < 3; i = i + 1) begin
-      #4 check_outputs;
-      #1 clk = 1;
-      #5 clk = 0;
-    end
-    rst_n = 1;
+    reset_dut;
 
     forever begin
+      if (cycle == reset_at) begin
+        // Reset in the middle of the layer, then the layer again from its first command on the
+        // DRAM image as it was: every register must come back, whatever it held (the SRAM and
+        // FIFO storage keep their contents, which the second run must not depend on).
+        $display("gate_tb: reset in cycle %0d after %0d of %0d commands", cycle, next_cmd, n_cmds);
+        reset_dut;
+        $readmemh("dram.hex", mem, 0, n_beats - 1);
+        q_head = 0;
+        q_tail = 0;
+        q_count = 0;
+        next_cmd = 0;
+        resets = resets + 1;
+      end
       // Clock low: this cycle's inputs, then let the netlist settle.
       cmd_valid = next_cmd < n_cmds;
       cmd = cmd_valid ? cmds[next_cmd] : {CmdBits{1'bx}};

@@ -17,10 +17,10 @@ for d in "$out"/*/; do
 done
 printf '%-40s %9s %8s %8s\n' "layer (vvp)" "cycles" "wall s" "user s"
 for d in "$out"/gatelevel_*/; do
-  [ -f "$d/netlist.txt" ] || continue
+  [ -f "$d/vvp_args.txt" ] || continue
   name=$(basename "$d")
   case "$name" in *_fail_*) continue ;; esac
-  (cd "$d" && /usr/bin/time -f '%e %U' -o "$tmp/t" vvp -n "$(cat netlist.txt)" > /dev/null)
+  (cd "$d" && /usr/bin/time -f '%e %U' -o "$tmp/t" vvp -n $(cat vvp_args.txt) > /dev/null)
   cycles=$(sed -n 's/.*cycles=\([0-9]*\).*/\1/p' "$d/status.txt")
   printf '%-40s %9s %8s %8s\n' "$name" "$cycles" $(cat "$tmp/t")
 done
