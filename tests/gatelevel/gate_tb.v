@@ -207,7 +207,8 @@ module gate_tb;
       cmd = cmd_valid ? cmds[next_cmd] : {CmdBits{1'bx}};
       memory_outputs;
       #4;
-      if (next_cmd == n_cmds && idle === 1'b1) finish_run(gated_x_cycle < 0 ? "done" : "x_on_gated_cnt_o");
+      if (next_cmd == n_cmds && idle === 1'b1)
+        finish_run(gated_x_cycle >= 0 ? "x_on_gated_cnt_o" : reset_at >= 0 && resets == 0 ? "ended_before_reset_at" : "done");
       if (cycle >= max_cycles) finish_run("timeout");
       check_outputs;
       // What the accelerator shows before the edge (its outputs change after it).
