@@ -73,10 +73,10 @@ module mem_arbiter_formal (
   always_ff @(posedge clk_i) init_q <= 1'b0;
   always_comb begin
     assume (rst_ni == !init_q);
-    // Moore requests (section 7.1): a request stays, unchanged in kind, until it fires.
+    // Moore requests (section 7.1): a request stays until it fires.
     if (ld_wait_q) assume (ld_req_valid_i);
     if (ps_wait_q) assume (ps_req_valid_i);
-    // Responses only for reads issued; each engine keeps at most QD reads out (its chunk queue).
+    // Responses only for reads issued.
     if (out_q == '0) assume (!mem_rsp_valid_i);
     // Each engine reserves room for QD responses, so the two never have more than 2*QD reads out:
     // assumed in total (a per-engine count would need the PS entries of the FIFO counted in the
@@ -156,8 +156,8 @@ module mem_arbiter_formal (
     end
   end
 
-  // Not vacuous (formal_mem_arbiter_reach): a tracked PS read answered after an LD read issued
-  // later... i.e. both requesters conflict, and responses reach both.
+  // Not vacuous (formal_mem_arbiter_reach): both requesters conflict on a ready port, and a
+  // tracked read of each requester gets its response.
   logic reach_conflict_q, reach_ld_q, reach_ps_q;
   (* keep *) logic reach_all;
   always_ff @(posedge clk_i or negedge rst_ni) begin
