@@ -56,7 +56,11 @@ module fifo #(
     for (int unsigned i = 0; i < Depth; i++)
       rdata_o = rdata_o | ({Width{head_q == PtrBits'(i)}} & mem_q[i*Width +: Width]);
   end
+`ifdef FLYCOL_BUG_FIFO_FULL
+  assign full_o = count_q == CntBits'(Depth + 1);  // formal twin: full one entry too late
+`else
   assign full_o = count_q == CntBits'(Depth);
+`endif
   assign empty_o = count_q == '0;
   assign count_o = count_q;
 

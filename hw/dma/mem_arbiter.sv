@@ -61,8 +61,14 @@ module mem_arbiter (
     // Every fired read records its requester; every response pops it.
     order_push = fire && !mem_req_write_o;
     order_pop = mem_rsp_valid_i;
+`ifdef FLYCOL_BUG_ARB_ORDER
+    // Formal twin: route the response by this cycle's grant instead of the order FIFO.
+    ld_rsp_valid_o = mem_rsp_valid_i && !grant;
+    ps_rsp_valid_o = mem_rsp_valid_i && grant;
+`else
     ld_rsp_valid_o = mem_rsp_valid_i && !order_head;
     ps_rsp_valid_o = mem_rsp_valid_i && order_head;
+`endif
   end
 
   fifo #(

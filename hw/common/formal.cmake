@@ -1,0 +1,161 @@
+# Formal proofs of the RTL with Yosys 0.23's SAT-based k-induction (docs/verification.md, formal
+# section). Included by hw/CMakeLists.txt for flycol_formal_proof(); run with `cmake -P` it is also
+# the CTest driver that runs one generated Yosys script and judges its log.
+
+# ---------------------------------------------------------------------------------------------
+# Script mode: cmake -DYS=<script> -DLOG=<log> -DEXPECT=proof|broken|reach -P formal.cmake
+if(CMAKE_SCRIPT_MODE_FILE)
+  find_program(YOSYS yosys REQUIRED)
+  execute_process(COMMAND ${YOSYS} -s ${YS} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+  file(WRITE ${LOG} "${out}${err}")
+  # A crash or a parse error is never a result, whatever was expected.
+  if(err MATCHES "ERROR:" AND NOT err MATCHES "Called with -verify and proof did fail|Called with -falsify")
+    message(FATAL_ERROR "yosys failed (not a proof result), log ${LOG}:\n${err}")
+  endif()
+  if(EXPECT STREQUAL "proof")
+    # -verify: yosys stops with an error on a base-case counterexample or when induction does not
+    # close within the depth.
+    if(NOT rc EQUAL 0 OR NOT out MATCHES "Induction step proven: SUCCESS!")
+      message(FATAL_ERROR "proof FAILED (log ${LOG}):\n${out}${err}")
+    endif()
+    string(REGEX MATCH "Trying induction with length [0-9]+" len "${out}")
+    message(STATUS "proved by k-induction (${len}); log ${LOG}")
+  elseif(EXPECT STREQUAL "broken")
+    # The twin must fail with a real counterexample from reset (a base case), not because the
+    # induction did not close or the tool broke.
+    if(NOT out MATCHES "model found for base case: FAIL!")
+      message(FATAL_ERROR "the injected bug was NOT caught (no base-case counterexample), log ${LOG}:\n${out}${err}")
+    endif()
+    message(STATUS "bug caught: counterexample from reset; log ${LOG}")
+  elseif(EXPECT STREQUAL "reach")
+    # -falsify on "reach signal stays 0": the proof must fail, i.e. a trace reaches it.
+    if(NOT rc EQUAL 0 OR NOT out MATCHES "SAT proof finished - model found: FAIL!")
+      message(FATAL_ERROR "reachability target NOT reached (vacuous harness?), log ${LOG}:\n${out}${err}")
+    endif()
+    message(STATUS "reachability target reached; log ${LOG}")
+  else()
+    message(FATAL_ERROR "formal.cmake: EXPECT must be proof, broken or reach, not '${EXPECT}'")
+  endif()
+  return()
+endif()
+
+# ---------------------------------------------------------------------------------------------
+# flycol_formal_proof(<name> TOP <harness> SOURCES <sv...> [CONFIG <tag>] [PARAMS <P>=<V>...]
+#                     DEPTH <n> [BUG <NAME> [BUG_DEPTH <n>]] [PROBES <wire>=<instance.signal>...]
+#                     [REACH <signal> REACH_DEPTH <n>])
+# CTests (label formal): formal_<name> proves every assert of the harness TOP by k-induction up
+# to DEPTH (base case and step, Yosys `sat -tempinduct`); with BUG, formal_<name>_broken reads the
+# RTL with FLYCOL_BUG_<NAME> defined and passes only on a counterexample from reset; with REACH,
+# formal_<name>_reach checks that the harness's sticky signal <signal> can become 1 within
+# REACH_DEPTH cycles (the environment assumptions do not make the proof vacuous).
+# CONFIG reads flycol_pkg.sv and hw/common/cfg/<tag>_cfg_pkg.sv first. PROBES connects harness
+# wires to signals inside the flattened block: the induction invariants need registers the ports
+# do not show, and Yosys 0.23 reads no hierarchical references.
+# The RTL is read as for synthesis (SYNTHESIS defined) plus FORMAL.
+function(flycol_formal_proof name)
+  cmake_parse_arguments(ARG "" "TOP;CONFIG;DEPTH;BUG;BUG_DEPTH;REACH;REACH_DEPTH" "SOURCES;PARAMS;PROBES" ${ARGN})
+  set(files "")
+  if(ARG_CONFIG)
+    list(APPEND files ${PROJECT_SOURCE_DIR}/hw/common/flycol_pkg.sv
+         ${PROJECT_SOURCE_DIR}/hw/common/cfg/${ARG_CONFIG}_cfg_pkg.sv)
+  endif()
+  list(APPEND files ${ARG_SOURCES})
+  string(REPLACE ";" " " files_text "${files}")
+  set(chparam "")
+  foreach(p ${ARG_PARAMS})
+    string(REPLACE "=" ";" kv ${p})
+    list(GET kv 0 k)
+    list(GET kv 1 v)
+    string(APPEND chparam " -set ${k} ${v}")
+  endforeach()
+  if(chparam)
+    set(chparam "chparam${chparam} ${ARG_TOP}\n")
+  endif()
+  set(connect "")
+  foreach(p ${ARG_PROBES})
+    string(REPLACE "=" ";" kv ${p})
+    list(GET kv 0 w)
+    list(GET kv 1 s)
+    string(APPEND connect "connect -set ${w} ${s}\n")
+  endforeach()
+  # Flatten, then the probes (before any optimisation, which may remove a register a bug made
+  # unused), then the async reset turned synchronous for the SAT model (reset is an input the
+  # harness assumes low in the first cycle only).
+  set(prep "${chparam}hierarchy -check -top ${ARG_TOP}\nproc\nflatten\n${connect}prep -top ${ARG_TOP}\nasync2sync\ndffunmap\nchformal -cover -remove\nopt_clean\n")
+  # Two-valued model (no x modelling: with it the induction step starts from states with x bits
+  # and fails spuriously); registers without an initial value start free, the reset defines them.
+  set(common "-set-assumes")
+  set(dir ${CMAKE_CURRENT_BINARY_DIR}/formal)
+  set(driver ${PROJECT_SOURCE_DIR}/hw/common/formal.cmake)
+
+  file(WRITE ${dir}/${name}.ys
+       "read_verilog -formal -sv -DSYNTHESIS ${files_text}\n${prep}"
+       "sat -tempinduct -prove-asserts ${common} -maxsteps ${ARG_DEPTH} -verify\n")
+  add_test(NAME formal_${name}
+           COMMAND ${CMAKE_COMMAND} -DYS=${dir}/${name}.ys -DLOG=${dir}/${name}.log -DEXPECT=proof -P ${driver})
+  set_tests_properties(formal_${name} PROPERTIES LABELS "formal" TIMEOUT 300)
+
+  if(ARG_BUG)
+    # k-induction cannot close on a real bug, so the run goes on until the base case finds it:
+    # BUG_DEPTH (default DEPTH) bounds the cycles from reset that the bug needs to show.
+    if(NOT ARG_BUG_DEPTH)
+      set(ARG_BUG_DEPTH ${ARG_DEPTH})
+    endif()
+    file(WRITE ${dir}/${name}_broken.ys
+         "read_verilog -formal -sv -DSYNTHESIS -DFLYCOL_BUG_${ARG_BUG} ${files_text}\n${prep}"
+         "sat -tempinduct -prove-asserts ${common} -maxsteps ${ARG_BUG_DEPTH} -show-inputs\n")
+    add_test(NAME formal_${name}_broken
+             COMMAND ${CMAKE_COMMAND} -DYS=${dir}/${name}_broken.ys -DLOG=${dir}/${name}_broken.log
+                     -DEXPECT=broken -P ${driver})
+    set_tests_properties(formal_${name}_broken PROPERTIES LABELS "formal" TIMEOUT 300)
+  endif()
+
+  if(ARG_REACH)
+    # "<signal> stays 0 for REACH_DEPTH cycles" must be falsified by a trace from reset.
+    file(WRITE ${dir}/${name}_reach.ys
+         "read_verilog -formal -sv -DSYNTHESIS ${files_text}\n${prep}"
+         "sat -seq ${ARG_REACH_DEPTH} -prove ${ARG_REACH} 0 ${common} -show ${ARG_REACH} -falsify\n")
+    add_test(NAME formal_${name}_reach
+             COMMAND ${CMAKE_COMMAND} -DYS=${dir}/${name}_reach.ys -DLOG=${dir}/${name}_reach.log
+                     -DEXPECT=reach -P ${driver})
+    set_tests_properties(formal_${name}_reach PROPERTIES LABELS "formal" TIMEOUT 300)
+  endif()
+endfunction()
+
+# ---------------------------------------------------------------------------------------------
+# The proofs (docs/verification.md, formal section). Registered in any build, RTL or not: they
+# need only Yosys.
+set(_hw ${PROJECT_SOURCE_DIR}/hw)
+find_program(FLYCOL_YOSYS yosys)
+if(NOT FLYCOL_YOSYS)
+  message(STATUS "yosys not found: the formal proofs (label formal) are not registered")
+  return()
+endif()
+
+# FIFO: the lane FIFO of small and fornt16 (4 entries of a group: 34 and 50 bits) and a depth
+# that is not a power of two (the head pointer's wrap), each with its broken twin and
+# reachability check; the 32-entry chunk queue of the DMA is proved too, without the twin (its
+# counterexample needs 34 cycles, which takes minutes; the twin on the other shapes shows the
+# same code fails).
+set(_fifo_src ${_hw}/common/fifo.sv ${_hw}/common/fifo_formal.sv)
+set(_fifo_probes p_mem=u_dut.mem_q p_head=u_dut.head_q)
+foreach(shape 34x4 50x4 8x5)
+  string(REPLACE "x" ";" wd ${shape})
+  list(GET wd 0 w)
+  list(GET wd 1 d)
+  flycol_formal_proof(fifo_${shape} TOP fifo_formal SOURCES ${_fifo_src}
+                      PARAMS Width=${w} Depth=${d} DEPTH 2 BUG FIFO_FULL BUG_DEPTH 10
+                      PROBES ${_fifo_probes} REACH reach_all REACH_DEPTH 16)
+endforeach()
+flycol_formal_proof(fifo_6x32 TOP fifo_formal SOURCES ${_fifo_src} PARAMS Width=6 Depth=32 DEPTH 2
+                    PROBES ${_fifo_probes})
+
+# Memory arbiter: no Cfg (the port and the 2*QD order FIFO come from flycol_pkg), so small and
+# fornt16 give the same proof; it is run once.
+flycol_formal_proof(mem_arbiter TOP mem_arbiter_formal CONFIG small
+                    SOURCES ${_hw}/common/fifo.sv ${_hw}/dma/mem_arbiter.sv ${_hw}/dma/mem_arbiter_formal.sv
+                    DEPTH 2 BUG ARB_ORDER BUG_DEPTH 6
+                    PROBES p_mem=u_dut.u_order_fifo.mem_q p_head=u_dut.u_order_fifo.head_q
+                           p_count=u_dut.u_order_fifo.count_q p_last=u_dut.last_q
+                    REACH reach_all REACH_DEPTH 8)
+
