@@ -102,17 +102,21 @@ void run_shape(View& v, int depth, int elem_bits, int elems, std::uint64_t seed,
   }
   fig.cycles += c;
   if (!log.ok() || depth <= 1 || (depth & (depth - 1)) == 0) return;
-  // The address port reaches past the end: reading or writing there is refused.
+  // The address port reaches past the end: reading or writing there is refused. The first address
+  // past the end always (an off-by-one in the range check lets exactly that one through), then a
+  // random one.
   int addr_bits = 1;
   while ((1 << addr_bits) < depth) ++addr_bits;
   for (int we = 0; we < 2; ++we) {
-    Req q = random_req(1.0, we);
-    q.req = true;
-    q.we = we != 0;
-    q.addr = depth + r.uniform(0, (1 << addr_bits) - 1 - depth);
-    log.expect_true(v.refuses(q), fmt::format("{} at address {} (depth {}) was not refused", q.we ? "write" : "read",
-                                              q.addr, depth));
-    ++fig.refusals;
+    for (int boundary = 1; boundary >= 0; --boundary) {
+      Req q = random_req(1.0, we);
+      q.req = true;
+      q.we = we != 0;
+      q.addr = boundary ? depth : depth + r.uniform(0, (1 << addr_bits) - 1 - depth);
+      log.expect_true(v.refuses(q), fmt::format("{} at address {} (depth {}) was not refused",
+                                                q.we ? "write" : "read", q.addr, depth));
+      ++fig.refusals;
+    }
   }
 }
 

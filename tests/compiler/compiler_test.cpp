@@ -4,6 +4,9 @@
 // compared bit for bit with golden::conv in FP16 (with and without zero gating), int8 and int16.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
+#include "sim/compiler/command_limits.h"
 #include "sim/compiler/search.h"
 #include "sim/compiler/tiling.h"
 #include "sim/config/config_keys.h"
@@ -216,4 +219,55 @@ TEST_CASE("a listing has one line per command with engine ordinals", "[compiler]
   CHECK(text.find("LOAD_PSUMS") != std::string::npos);
   CHECK(p.runs == p.plan.tiles_c * p.plan.tiles_k * p.plan.tiles_h * p.plan.tiles_w * l.n);
   REQUIRE(run_end_to_end(p, 3).error == "");
+}
+
+TEST_CASE("consecutive output tiles alternate between the two psum buffers", "[compiler]") {
+  // Double buffering: the next output tile's RUN accumulates in the other psum buffer while the
+  // previous tile is stored. One buffer for every tile would still compute the right numbers (the
+  // waits serialize the store and the next RUN), so only the buffer sequence shows the overlap.
+  Layer l;
+  l.c = 3; l.h = 6; l.w = 6; l.k = 4; l.ky = 3; l.kx = 3; l.pt = l.pb = l.pl = l.pr = 1;
+  CompileOptions o;
+  o.tile_h = 1;  // at least six output tiles, one input-channel slice each
+  o.order = "output_stationary";
+  const Program p = compile_layer(l, small_config(), o);
+  REQUIRE(p.hw.psum_buffers == 2);
+  REQUIRE(p.plan.tiles_c == 1);
+  std::vector<int> bufs;
+  for (const auto& c : p.commands)
+    if (c.op == hw::Opcode::Run) bufs.push_back(c.run.psum_buf);
+  REQUIRE(bufs.size() >= 6);
+  for (std::size_t i = 0; i < bufs.size(); ++i) CHECK(bufs[i] == int(i % 2));
+  REQUIRE(run_end_to_end(p, 4).error == "");
+}
+
+TEST_CASE("command field limits reject the first buffer index past the last buffer", "[compiler]") {
+  // The boundary of each buffer index: the last buffer is legal, one more is not (an off-by-one
+  // there would let a RUN name a psum buffer the chip does not have).
+  Layer l;
+  l.c = 3; l.h = 5; l.w = 6; l.k = 4; l.ky = 3; l.kx = 3;
+  const Program p = compile_layer(l, small_config());
+  const auto run = std::find_if(p.commands.begin(), p.commands.end(),
+                                [](const hw::Command& c) { return c.op == hw::Opcode::Run; });
+  REQUIRE(run != p.commands.end());
+  const auto ld = std::find_if(p.commands.begin(), p.commands.end(),
+                               [](const hw::Command& c) { return c.op == hw::Opcode::LoadIfmap; });
+  REQUIRE(ld != p.commands.end());
+  CHECK(command_field_violation(*run, p.hw) == "");
+  const auto with = [&](std::uint8_t hw::RunDesc::*field, int value) {
+    hw::Command c = *run;
+    c.run.*field = std::uint8_t(value);
+    return command_field_violation(c, p.hw);
+  };
+  CHECK(with(&hw::RunDesc::ifmap_buf, p.hw.ifmap_buffers - 1) == "");
+  CHECK(with(&hw::RunDesc::ifmap_buf, p.hw.ifmap_buffers).rfind("ifmap_buf = ", 0) == 0);
+  CHECK(with(&hw::RunDesc::weight_buf, p.hw.weight_buffers - 1) == "");
+  CHECK(with(&hw::RunDesc::weight_buf, p.hw.weight_buffers).rfind("weight_buf = ", 0) == 0);
+  CHECK(with(&hw::RunDesc::psum_buf, p.hw.psum_buffers - 1) == "");
+  CHECK(with(&hw::RunDesc::psum_buf, p.hw.psum_buffers).rfind("psum_buf = ", 0) == 0);
+  hw::Command c = *ld;
+  c.dma.buf = std::uint8_t(p.hw.ifmap_buffers - 1);
+  CHECK(command_field_violation(c, p.hw) == "");
+  c.dma.buf = std::uint8_t(p.hw.ifmap_buffers);
+  CHECK(command_field_violation(c, p.hw).rfind("buf = ", 0) == 0);
 }

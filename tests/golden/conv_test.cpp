@@ -54,6 +54,16 @@ TEST_CASE("golden handles stride, dilation and asymmetric padding by hand", "[go
   CHECK(std::int32_t(out[2]) == 4);
 }
 
+TEST_CASE("float64 reference handles stride, dilation and asymmetric padding by hand", "[golden]") {
+  // The same hand case as above through conv_f64 (the accuracy reference of `flycol run`), whose
+  // inner loop is its own: a stride it ignored would go unnoticed by the stride-1 comparison with
+  // the FP16 golden model.
+  Layer l = make_layer(1, 1, 5, 1, 1, 2);
+  l.dx = 2; l.sx = 2; l.pl = 1; l.pr = 2;
+  ConvOperands ops{l, Arithmetic::int8, {i8(1), i8(2), i8(3), i8(4), i8(5)}, {i8(1), i8(10)}};
+  CHECK(golden::conv_f64(ops) == std::vector<double>{20.0, 42.0, 4.0});
+}
+
 TEST_CASE("golden fp16 accumulates in channel, row, column order with one rounding per MAC", "[golden]") {
   // Two channels, 1x1 input, 1x2 kernel over a 1x2 input: the order of the four MACs decides the
   // rounding. 2048 + 1 + 1 + ... : in FP16 2048 + 1 = 2048 (ties to even), so order matters.
