@@ -19,6 +19,18 @@ if(FLYCOL_SANITIZE)
   endif()
 endif()
 
+# gcov instrumentation (FLYCOL_COVERAGE, scripts/coverage): -O1 rather than -O0 so that the SystemC
+# regressions still run in minutes; -fno-inline keeps every header function's lines its own (and
+# counted) instead of dissolving them into callers, and the pure abort() branches of assert() and
+# exceptions are filtered out by gcovr, not here.
+if(FLYCOL_COVERAGE)
+  if(FLYCOL_SANITIZE)
+    message(FATAL_ERROR "FLYCOL_COVERAGE and FLYCOL_SANITIZE together: use two build directories")
+  endif()
+  add_compile_options(--coverage -O1 -fno-inline -g)
+  add_link_options(--coverage)
+endif()
+
 function(flycol_target_warnings target)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wshadow -Wnon-virtual-dtor)
   if(FLYCOL_WERROR)
@@ -163,4 +175,37 @@ function(flycol_check_layers)
   if(errors)
     message(FATAL_ERROR "flycol layering: a library links a layer above its own (base/ < hw/ < sim/):\n${errors}")
   endif()
+endfunction()
+
+# flycol_mark_verilator_coverage(): in a build whose Verilated models count coverage
+# (FLYCOL_VERILATOR_EXTRA_ARGS with --coverage*, scripts/coverage --rtl), each target that links a
+# Verilated library directly (block testbenches, sim/rtlsim, sim/rtlblocks) is compiled with
+# FLYCOL_VERILATOR_COVERAGE, so that it writes the model's counters when it tears the model down
+# (sim/rtlsim/verilator_coverage.h). Verilator's own VM_COVERAGE is private to the Verilated
+# library; a global define would change every compile command and lose the ccache hits of the
+# rest of the build. Called once at the end of configuration.
+function(flycol_mark_verilator_coverage)
+  if(NOT FLYCOL_VERILATOR_EXTRA_ARGS MATCHES "--coverage")
+    return()
+  endif()
+  _flycol_dir_targets(${PROJECT_SOURCE_DIR} targets)
+  foreach(t ${targets})
+    get_target_property(type ${t} TYPE)
+    if(type STREQUAL "INTERFACE_LIBRARY" OR type STREQUAL "UTILITY")
+      continue()
+    endif()
+    get_target_property(deps ${t} LINK_LIBRARIES)
+    if(NOT deps)
+      continue()
+    endif()
+    foreach(d ${deps})
+      if(TARGET ${d})
+        get_target_property(cov ${d} VERILATOR_COVERAGE)
+        if(cov)
+          target_compile_definitions(${t} PRIVATE FLYCOL_VERILATOR_COVERAGE=1)
+          break()
+        endif()
+      endif()
+    endforeach()
+  endforeach()
 endfunction()

@@ -11,6 +11,7 @@
 
 #include "sim/rtlgen/rtl_types.h"
 #include "sim/rtlsim/rtl_top.h"
+#include "sim/rtlsim/verilator_coverage.h"
 
 namespace flycol {
 
@@ -112,7 +113,10 @@ public:
       vcd_->close();
       vcd_.reset();
     }
-    if (top_) top_->final();
+    if (top_) {
+      top_->final();
+      write_verilator_coverage(*ctx_, "top");
+    }
   }
 
 private:

@@ -443,6 +443,12 @@ public:
         dut_(std::make_unique<FLYCOL_VTOP>(&ctx_)) {
     ctx_.fatalOnError(false);  // an assertion sets gotError(); the bench decides
   }
+  ~RtlView() {
+    dut_->final();
+    write_verilator_coverage(ctx_, "array");  // coverage builds only (scripts/coverage)
+  }
+  RtlView(const RtlView&) = delete;
+  RtlView& operator=(const RtlView&) = delete;
   void drive(const Token& t, const acc_t* pre, bool rst_n) {
     tok_ = t;
     std::copy(pre, pre + R_, pre_);

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <verilated.h>
 
+#include "sim/rtlsim/verilator_coverage.h"
 #include "tb/common/check.h"
 
 namespace flycol::tb {
@@ -49,13 +50,17 @@ inline bool take_assertion(VerilatedContext& ctx) {
 // A block's Verilated model on its own context (make_context: random initial state; without a
 // seed every bit starts at zero), assertions counted: built with the clock low and out of reset
 // (so that the bench's first reset is an edge an asynchronous reset acts on), evaluated once, and
-// finished at the end of its life.
+// finished at the end of its life (in coverage builds its counters written out first:
+// write_verilator_coverage).
 template <class Model>
 class Dut {
 public:
   explicit Dut(std::uint64_t seed, const char* name = "TOP") : Dut(make_context(seed), name) {}
   Dut() : Dut(zero_context(), "TOP") {}
-  ~Dut() { m_->final(); }
+  ~Dut() {
+    m_->final();
+    write_verilator_coverage(*ctx_, "block");
+  }
   Dut(const Dut&) = delete;
   Dut& operator=(const Dut&) = delete;
 

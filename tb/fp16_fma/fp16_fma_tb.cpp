@@ -21,6 +21,7 @@
 #include "verilated.h"
 
 #include "base/numerics/fp16.h"
+#include "sim/rtlsim/verilator_coverage.h"
 #include "tb/common/args.h"
 
 namespace {
@@ -61,6 +62,12 @@ struct Triple {
 class FmaLanes {
  public:
   explicit FmaLanes(VerilatedContext* ctx) : top_(ctx, "fma") {}
+  ~FmaLanes() {
+    top_.final();
+    flycol::write_verilator_coverage(*top_.contextp(), "fp16_fma");  // coverage builds only
+  }
+  FmaLanes(const FmaLanes&) = delete;
+  FmaLanes& operator=(const FmaLanes&) = delete;
 
   void eval(const Triple* t, int n, Bits* y) {
     for (int w = 0; w < kLanes / 2; ++w) {

@@ -14,6 +14,7 @@
 #include "verilated.h"
 
 #include "base/numerics/int_mac.h"
+#include "sim/rtlsim/verilator_coverage.h"
 #include "tb/common/args.h"
 #include "tb/common/random.h"
 
@@ -45,6 +46,12 @@ void accumulators_for(std::int64_t p, flycol::tb::Rand& rng, std::vector<std::in
 class MacChecker {
  public:
   explicit MacChecker(VerilatedContext* ctx) : top_(ctx, "mac") {}
+  ~MacChecker() {
+    top_.final();
+    flycol::write_verilator_coverage(*top_.contextp(), "int_mac");  // coverage builds only
+  }
+  MacChecker(const MacChecker&) = delete;
+  MacChecker& operator=(const MacChecker&) = delete;
 
   void add8(const Vec& v) {
     b8_[n8_++] = v;
