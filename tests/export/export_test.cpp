@@ -347,21 +347,26 @@ TEST_CASE("filelist, FuseSoC core and SDC agree with the package", "[export]") {
   p.config = default_config();
   p.version = "1.2.3";
   p.sv_files = {"rtl/common/flycol_pkg.sv", "rtl/common/cfg/fornt16_cfg_pkg.sv", "rtl/common/fifo.sv", "rtl/top/flycol_top.sv"};
+  p.include_dirs = {"rtl/common"};
+  p.headers = {"rtl/common/flycol_assert.svh"};
   for (const auto& sp : sv_ports()) p.ports.push_back({sp.first, sp.second, sp.first == "cmd_i" ? 616 : 1, "", "m", ""});
 
   // The filelist: the files in order after the comment lines.
   std::vector<std::string> listed;
   std::istringstream fl(filelist_text(p));
   for (std::string line; std::getline(fl, line);)
-    if (line.rfind("//", 0) != 0 && !line.empty()) listed.push_back(line);
+    if (line.rfind("//", 0) != 0 && line.rfind("+incdir+", 0) != 0 && !line.empty()) listed.push_back(line);
   CHECK(listed == p.sv_files);
+  CHECK(filelist_text(p).find("+incdir+rtl/common\n") != std::string::npos);
 
   // The core: YAML with the same rtl fileset and the lint and sim targets.
   const YAML::Node core = YAML::Load(fusesoc_core_text(p));
   CHECK(fusesoc_core_text(p).rfind("CAPI=2:\n", 0) == 0);
   CHECK(core["name"].as<std::string>() == "flycol:accel:flycol_top_fornt16:1.2.3");
   std::vector<std::string> core_files;
-  for (const auto& f : core["filesets"]["rtl"]["files"]) core_files.push_back(f.as<std::string>());
+  for (const auto& f : core["filesets"]["rtl"]["files"])
+    if (f.IsScalar()) core_files.push_back(f.as<std::string>());
+    else CHECK(f["rtl/common/flycol_assert.svh"]["is_include_file"].as<bool>());  // the one header
   CHECK(core_files == p.sv_files);
   CHECK(core["targets"]["lint"]["tools"]["verilator"]["mode"].as<std::string>() == "lint-only");
   CHECK(core["targets"]["sim"]["toplevel"].as<std::string>() == "flycol_top_smoke_tb");
