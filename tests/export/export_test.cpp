@@ -116,6 +116,8 @@ TEST_CASE("export writes the whole package with a stand-in Yosys; the manifest l
     CHECK(fs::is_regular_file(pkg / f));
   CHECK(fs::is_regular_file(pkg / "rtl/common/cfg/small_cfg_pkg.sv"));
   CHECK(fs::is_regular_file(pkg / "rtl/top/flycol_top.sv"));
+  CHECK(fs::is_regular_file(pkg / "rtl/common/flycol_assert.svh"));  // `included by every module
+  CHECK(slurp(pkg / kYosysScript).find("read_verilog -sv -Irtl/common rtl/top/flycol_top.sv\n") != std::string::npos);
   check_only(d, {"pkg", "yosys", "canned.v"});
 
   // The manifest: every file but itself, with its size and digest, nothing else.
@@ -251,6 +253,17 @@ TEST_CASE("a bad --out is refused", "[export]") {
   const ExportResult r = export_package(options((d / "pkg").string() + "/", fake_yosys(d).string()));
   CHECK(fs::path(r.dir) == d / "pkg");
   CHECK(fs::is_regular_file(d / "pkg" / kManifest));
+}
+
+TEST_CASE("the assertion macros every module includes are embedded and exported beside them", "[export]") {
+  const auto& headers = embedded_rtl_headers();
+  REQUIRE(headers.size() == 1);
+  CHECK(std::string(headers[0].path) == "hw/common/flycol_assert.svh");
+  CHECK(std::string(headers[0].text).find("`define FLYCOL_ASSERT(") != std::string::npos);
+  for (const auto& f : embedded_rtl_sources()) {
+    INFO(f.path);
+    CHECK(std::string(f.text).find("`include \"flycol_assert.svh\"") != std::string::npos);
+  }
 }
 
 TEST_CASE("the embedded RTL is every module once, in dependency order", "[export]") {
