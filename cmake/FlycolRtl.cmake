@@ -27,7 +27,11 @@ find_package(verilator 5.006 REQUIRED HINTS /usr/share/verilator $ENV{VERILATOR_
 # Flags every Verilation of flycol's RTL takes (blocks, cells, the top): FLYCOL_VERILATOR_ARGS is
 # what the project always passes; FLYCOL_VERILATOR_EXTRA_ARGS is for a build's own additions
 # (e.g. coverage instrumentation by scripts/coverage).
-set(FLYCOL_VERILATOR_ARGS --assert -Wall --x-assign unique --x-initial unique)
+# -I: every module includes the assertion macros, hw/common/flycol_assert.svh (FLYCOL_RTL_HEADERS:
+# the headers the RTL includes, which the on-demand build hashes and flycol export packages).
+set(FLYCOL_RTL_INCLUDE_DIR ${PROJECT_SOURCE_DIR}/hw/common)
+set(FLYCOL_RTL_HEADERS ${FLYCOL_RTL_INCLUDE_DIR}/flycol_assert.svh)
+set(FLYCOL_VERILATOR_ARGS --assert -Wall --x-assign unique --x-initial unique -I${FLYCOL_RTL_INCLUDE_DIR})
 set(FLYCOL_VERILATOR_EXTRA_ARGS "" CACHE STRING "Extra Verilator flags for every Verilated RTL model")
 
 set(FLYCOL_RTL_CFG_LIST ${PROJECT_SOURCE_DIR}/hw/rtl_configs.txt)

@@ -6,6 +6,8 @@
 // Arrays of elements are flat vectors, element i in bits [i*W +: W] (the layout of
 // `logic [N-1:0][W-1:0]`), in the ports and inside: Yosys 0.23 does not parse multi-dimensional
 // packed declarations, and silently shrinks a packed array of a typedef'd element to one element.
+`include "flycol_assert.svh"
+
 module array #(
   parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   localparam int unsigned Rows = Cfg.rows,
@@ -350,5 +352,17 @@ module array #(
     end
   end
 `endif
+
+  // ---- Assertions (hw/common/flycol_assert.svh) ----
+  `FLYCOL_ASSERT(ResColZero_A, !res_valid_o |-> res_col_o == '0, clk_i, rst_ni)
+  `FLYCOL_ASSERT(ResColInRange_A, res_valid_o |-> 32'(res_col_o) < Cols, clk_i, rst_ni)
+  `FLYCOL_ASSERT(GatedInRange_A, 32'(gated_cnt_o) <= Rows * Cols, clk_i, rst_ni)
+  `FLYCOL_ASSERT_KNOWN(CtrlKnown_A, {pre_pop_o, res_valid_o}, clk_i, rst_ni)
+  // Context swap (double-buffered accumulators), window, preload and result traffic.
+  `FLYCOL_COVER(Swap_C, tok_valid_i && tok_swap_i, clk_i, rst_ni)
+  `FLYCOL_COVER(SwapNoStep_C, !tok_valid_i && tok_swap_i, clk_i, rst_ni)
+  `FLYCOL_COVER(Window_C, tok_window_i, clk_i, rst_ni)
+  `FLYCOL_COVER(PrePop_C, pre_pop_o, clk_i, rst_ni)
+  `FLYCOL_COVER(PrePopResult_C, pre_pop_o && res_valid_o, clk_i, rst_ni)
 
 endmodule

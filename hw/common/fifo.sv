@@ -1,6 +1,8 @@
 // FIFO cell (docs/microarchitecture.md, section 6), the RTL twin of hw::Fifo (hw/common/fifo.h):
 // Depth entries of Width bits, push and pop in one cycle, full/empty from the registered count.
 // Generic parameters, not Cfg: the blocks instantiate it with many shapes.
+`include "flycol_assert.svh"
+
 module fifo #(
   parameter int unsigned Width = 8,  // bits per entry
   parameter int unsigned Depth = 4   // entries
@@ -84,11 +86,20 @@ module fifo #(
     if (!(Width >= 1)) $fatal(1, "fifo: Width must be at least 1");
     if (!(Depth >= 1)) $fatal(1, "fifo: Depth must be at least 1");
   end
-  // Sensitive to the reset edge like the registers, so that lint sees rst_ni used one way only.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (rst_ni && push_i && full_o) $error("fifo: push while full");
-    if (rst_ni && pop_i && empty_o) $error("fifo: pop while empty");
-  end
 `endif
+
+  // ---- Assertions (hw/common/flycol_assert.svh) ----
+  // Protocol (section 6): a push while full or a pop while empty is refused by the assertion.
+  `FLYCOL_ASSERT_NEVER(NoPushFull_A, push_i && full_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT_NEVER(NoPopEmpty_A, pop_i && empty_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT(CountInRange_A, 32'(count_o) <= Depth, clk_i, rst_ni)
+  `FLYCOL_ASSERT(EmptyIsZero_A, empty_o == (count_o == '0), clk_i, rst_ni)
+  `FLYCOL_ASSERT(FullIsDepth_A, full_o == (32'(count_o) == Depth), clk_i, rst_ni)
+  // The count moves by one per push and per pop, nothing else.
+  `FLYCOL_ASSERT(CountStep_A, (push_i && !pop_i) |=> 32'(count_o) == 32'($past(count_o)) + 1, clk_i, rst_ni)
+  `FLYCOL_ASSERT(CountHold_A, (push_i == pop_i) |=> $stable(count_o), clk_i, rst_ni)
+  `FLYCOL_ASSERT_KNOWN(FlagsKnown_A, {full_o, empty_o}, clk_i, rst_ni)
+  `FLYCOL_COVER(Full_C, full_o, clk_i, rst_ni)
+  `FLYCOL_COVER(PushPop_C, push_i && pop_i, clk_i, rst_ni)
 
 endmodule

@@ -16,6 +16,8 @@
 //                 from Q in the cycle after a read).
 // Its read latency must be one cycle (Q valid in the cycle after the read). An FPGA flow infers
 // block RAM from this file as it is.
+`include "flycol_assert.svh"
+
 module sram_bank #(
   parameter int unsigned Depth = 1024,  // words
   parameter int unsigned ElemBits = 16, // bits per element
@@ -74,5 +76,12 @@ module sram_bank #(
       $error("sram_bank: address %0d out of range (depth %0d)", addr_i, Depth);
   end
 `endif
+
+  // ---- Assertions (hw/common/flycol_assert.svh) ----
+  `FLYCOL_ASSERT_NEVER(AddrInRange_A, req_i && 32'(addr_i) >= Depth, clk_i, rst_ni)
+  `FLYCOL_ASSERT_KNOWN(ReqKnown_A, req_i, clk_i, rst_ni)
+  `FLYCOL_ASSERT(WeKnown_A, req_i |-> !$isunknown(we_i), clk_i, rst_ni)
+  `FLYCOL_COVER(Write_C, req_i && we_i, clk_i, rst_ni)
+  `FLYCOL_COVER(Read_C, req_i && !we_i, clk_i, rst_ni)
 
 endmodule

@@ -1,6 +1,8 @@
 // Controller (docs/microarchitecture.md, section 5): command dispatch into the in-order queues of
 // the three engines (LD, EX, PS), the start rule on the done counters, and the done counters. The
 // RTL twin of ControllerCore (hw/controller/controller_core.*), register for register.
+`include "flycol_assert.svh"
+
 module controller #(
   /* verilator lint_off UNUSEDPARAM */
   // Every block takes the configuration; no field of it changes the controller (as in the core).
@@ -142,5 +144,17 @@ module controller #(
     end
   end
 `endif
+
+  // ---- Assertions (hw/common/flycol_assert.svh) ----
+  // Section 5: an engine starts only when idle, done comes from a busy engine.
+  `FLYCOL_ASSERT_NEVER(StartIdle_A, (start_o & busy_i) != '0, clk_i, rst_ni)
+  `FLYCOL_ASSERT_NEVER(DoneBusy_A, (done_i & ~busy_i) != '0, clk_i, rst_ni)
+  `FLYCOL_ASSERT(IdleNoStart_A, idle_o |-> start_o == '0 && busy_i == '0, clk_i, rst_ni)
+  `FLYCOL_ASSERT_KNOWN(CtrlKnown_A, {cmd_ready_o, start_o, idle_o}, clk_i, rst_ni)
+  `FLYCOL_COVER(BackPressure_C, cmd_valid_i && !cmd_ready_o, clk_i, rst_ni)
+  `FLYCOL_COVER(AllBusy_C, busy_i == '1, clk_i, rst_ni)
+  `FLYCOL_COVER(StartLd_C, start_o[0], clk_i, rst_ni)
+  `FLYCOL_COVER(StartEx_C, start_o[1], clk_i, rst_ni)
+  `FLYCOL_COVER(StartPs_C, start_o[Engines-1], clk_i, rst_ni)
 
 endmodule

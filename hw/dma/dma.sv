@@ -1,6 +1,8 @@
 // The DMA (docs/microarchitecture.md 7): LD engine, PS engine and memory arbiter behind the one
 // memory port, RTL twin of the SC_MODULE hw::Dma (hw/dma/dma.h) with its port names, plus the SRAM
 // ports of the six buffers the engines reach. The accelerator top can use it or its three parts.
+`include "flycol_assert.svh"
+
 module dma #(
   parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   // Derived: element and accumulator bits, SRAM words in elements, address bits.
@@ -144,5 +146,19 @@ module dma #(
     .mem_req_wdata_o,
     .mem_rsp_valid_i
   );
+
+  // ---- Assertions (hw/common/flycol_assert.svh) ----
+  `FLYCOL_ASSERT_NEVER(NoLdStartBusy_A, ld_start_i && ld_busy_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT_NEVER(NoPsStartBusy_A, ps_start_i && ps_busy_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT(LdDoneBusy_A, ld_done_o |-> ld_busy_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT(PsDoneBusy_A, ps_done_o |-> ps_busy_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT(ReqBytes_A, mem_req_valid_o |-> mem_req_bytes_o != '0 &&
+                 32'(mem_req_addr_o[$clog2(flycol_pkg::BeatBytes)-1:0]) + 32'(mem_req_bytes_o) <= flycol_pkg::BeatBytes,
+                 clk_i, rst_ni)
+  `FLYCOL_ASSERT(OneBufferEach_A, $countones(ifmap_req_o) <= 1 && $countones(weight_req_o) <= 1 &&
+                 $countones(psum_req_o) <= 1, clk_i, rst_ni)
+  `FLYCOL_ASSERT_KNOWN(CtrlKnown_A, {ld_busy_o, ld_done_o, ps_busy_o, ps_done_o, mem_req_valid_o}, clk_i, rst_ni)
+  `FLYCOL_COVER(DramStall_C, mem_req_valid_o && !mem_req_ready_i, clk_i, rst_ni)
+  `FLYCOL_COVER(BothBusy_C, ld_busy_o && ps_busy_o, clk_i, rst_ni)
 
 endmodule

@@ -1,6 +1,8 @@
 // The LD engine (docs/microarchitecture.md 7.4), RTL twin of hw::LoadEngine
 // (hw/dma/load_engine.{h,cpp}): runs LOAD_IFMAP into an ifmap buffer and LOAD_WEIGHTS into a
 // weight buffer, one command at a time, on its copy of the load path (stream_loader).
+`include "flycol_assert.svh"
+
 module load_engine #(
   parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   // Derived: element bits, ifmap word (B) and weight word (COLS) in elements, address bits.
@@ -126,5 +128,19 @@ module load_engine #(
       $error("load_engine: cannot execute opcode %0d", cmd_i.op);
   end
 `endif
+
+  // ---- Assertions (hw/common/flycol_assert.svh) ----
+  `FLYCOL_ASSERT_NEVER(NoStartBusy_A, start_i && busy_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT_NEVER(ReadOnly_A, req_write_o || req_wdata_o != '0, clk_i, rst_ni)
+  `FLYCOL_ASSERT(FireOnRequest_A, req_fire_i |-> req_valid_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT(NoReqNoBytes_A, !req_valid_o |-> req_bytes_o == '0, clk_i, rst_ni)
+  `FLYCOL_ASSERT(ReqBytes_A, req_valid_o |-> req_bytes_o != '0 && 32'(req_bytes_o) <= flycol_pkg::BeatBytes,
+                 clk_i, rst_ni)
+  `FLYCOL_ASSERT(OneBuffer_A, $countones(ifmap_req_o) + $countones(weight_req_o) <= 1, clk_i, rst_ni)
+  `FLYCOL_ASSERT(ReqWrites_A, (ifmap_req_o == '0 || ifmap_we_o) && (weight_req_o == '0 || weight_we_o), clk_i, rst_ni)
+  `FLYCOL_ASSERT(DoneBusy_A, done_o |-> busy_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT_KNOWN(CtrlKnown_A, {busy_o, done_o, req_valid_o, ifmap_req_o, weight_req_o}, clk_i, rst_ni)
+  `FLYCOL_COVER(ReqWaits_C, req_valid_o && !req_fire_i, clk_i, rst_ni)
+  `FLYCOL_COVER(Done_C, done_o, clk_i, rst_ni)
 
 endmodule

@@ -5,6 +5,8 @@
 // No Cfg parameter: nothing here depends on the configuration (the memory port is fixed by
 // flycol_pkg), and an unused parameter would need a lint waiver. Beats are flat vectors (byte
 // lane j in bits [8*j +: 8]) because Yosys 0.23 reads no multi-dimensional packed ports.
+`include "flycol_assert.svh"
+
 module mem_arbiter (
   input  logic                    clk_i,           // clock
   input  logic                    rst_ni,          // asynchronous reset, active low
@@ -111,5 +113,24 @@ module mem_arbiter (
       $error("mem_arbiter: request of %0d bytes at %0h leaves its beat", mem_req_bytes_o, mem_req_addr_o);
   end
 `endif
+
+  // ---- Assertions (hw/common/flycol_assert.svh) ----
+  // Section 7.2: at most one grant, and a grant fires only on a request the memory takes.
+  `FLYCOL_ASSERT_NEVER(OneFire_A, ld_req_fire_o && ps_req_fire_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT(LdFire_A, ld_req_fire_o |-> ld_req_valid_i && mem_req_valid_o && mem_req_ready_i, clk_i, rst_ni)
+  `FLYCOL_ASSERT(PsFire_A, ps_req_fire_o |-> ps_req_valid_i && mem_req_valid_o && mem_req_ready_i, clk_i, rst_ni)
+  `FLYCOL_ASSERT(ValidIsOr_A, mem_req_valid_o == (ld_req_valid_i || ps_req_valid_i), clk_i, rst_ni)
+  `FLYCOL_ASSERT(RspOnce_A, !(ld_rsp_valid_o && ps_rsp_valid_o) && ((ld_rsp_valid_o || ps_rsp_valid_o) == mem_rsp_valid_i),
+                 clk_i, rst_ni)
+  `FLYCOL_ASSERT_NEVER(RspOutstanding_A, mem_rsp_valid_i && order_empty, clk_i, rst_ni)
+  // Round robin: with both requesting, the one not granted last wins.
+  `FLYCOL_ASSERT(RoundRobin_A, (ld_req_valid_i && ps_req_valid_i && mem_req_ready_i) |-> (ps_req_fire_o == !last_q),
+                 clk_i, rst_ni)
+  `FLYCOL_ASSERT_KNOWN(CtrlKnown_A, {mem_req_valid_o, ld_req_fire_o, ps_req_fire_o, ld_rsp_valid_o, ps_rsp_valid_o},
+                       clk_i, rst_ni)
+  // DRAM stall (request waits), both engines competing, reads in flight.
+  `FLYCOL_COVER(DramStall_C, mem_req_valid_o && !mem_req_ready_i, clk_i, rst_ni)
+  `FLYCOL_COVER(BothRequest_C, ld_req_valid_i && ps_req_valid_i, clk_i, rst_ni)
+  `FLYCOL_COVER(ReadsInFlight_C, !order_empty && !mem_rsp_valid_i, clk_i, rst_ni)
 
 endmodule

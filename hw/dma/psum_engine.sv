@@ -1,6 +1,8 @@
 // The PS engine (docs/microarchitecture.md 7.4, 7.5), RTL twin of hw::PsumEngine
 // (hw/dma/psum_engine.{h,cpp}): LOAD_PSUMS through its copy of the load path with accumulator-wide
 // elements, STORE_PSUMS through the store path, one command at a time, on the psum buffers.
+`include "flycol_assert.svh"
+
 module psum_engine #(
   parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   // Derived: accumulator bits, psum word (ROWS) in elements, address bits.
@@ -145,5 +147,18 @@ module psum_engine #(
     if (rst_ni && l_busy && s_busy) $error("psum_engine: load and store busy together");
   end
 `endif
+
+  // ---- Assertions (hw/common/flycol_assert.svh) ----
+  `FLYCOL_ASSERT_NEVER(NoStartBusy_A, start_i && busy_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT(FireOnRequest_A, req_fire_i |-> req_valid_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT(NoReqNoBytes_A, !req_valid_o |-> req_bytes_o == '0, clk_i, rst_ni)
+  `FLYCOL_ASSERT(ReqBytes_A, req_valid_o |-> req_bytes_o != '0 && 32'(req_bytes_o) <= flycol_pkg::BeatBytes,
+                 clk_i, rst_ni)
+  `FLYCOL_ASSERT(OneBuffer_A, $countones(psum_req_o) <= 1, clk_i, rst_ni)
+  `FLYCOL_ASSERT(DoneBusy_A, done_o |-> busy_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT_KNOWN(CtrlKnown_A, {busy_o, done_o, req_valid_o, psum_req_o}, clk_i, rst_ni)
+  `FLYCOL_COVER(ReqWaits_C, req_valid_o && !req_fire_i, clk_i, rst_ni)
+  `FLYCOL_COVER(Store_C, req_valid_o && req_write_o, clk_i, rst_ni)
+  `FLYCOL_COVER(Load_C, req_valid_o && !req_write_o, clk_i, rst_ni)
 
 endmodule

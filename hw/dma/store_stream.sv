@@ -4,6 +4,8 @@
 //
 // Geometry parameters instead of Cfg, like stream_loader: the PS engine passes the psum word.
 // Words and beats are flat vectors on the ports (Yosys 0.23 reads no multi-dimensional packed ports).
+`include "flycol_assert.svh"
+
 module store_stream #(
   parameter int unsigned ElemBits  = 16,    // element bits in DRAM and SRAM: 8, 16 or 32
   parameter int unsigned WordElems = 16,    // SRAM word in elements (1..64)
@@ -19,7 +21,7 @@ module store_stream #(
   input  logic                          start_i,     // latch cmd_i at this edge (store idle)
   input  flycol_pkg::command_t          cmd_i,       // STORE_PSUMS: its dma_* fields
   output logic                          busy_o,      // from the cycle after the start to the done cycle
-  output logic                          done_o,      // the last write fires this cycle (Mealy: req_fire_i)
+  output logic                          done_o,      // the last write fires this cycle (Mealy: req_fire_i); an empty store: no write
   // Memory request of the writer (Moore).
   output logic                          req_valid_o, // the head word's next chunk
   output logic [DramAddrBits-1:0]       req_addr_o,  // its byte address (0 without a request)
@@ -335,5 +337,20 @@ module store_stream #(
     if (rst_ni && req_fire_i && !req_valid_o) $error("store_stream: request fired while req_valid is low");
   end
 `endif
+
+  // ---- Assertions (hw/common/flycol_assert.svh) ----
+  `FLYCOL_ASSERT_NEVER(NoStartBusy_A, start_i && busy_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT(FireOnRequest_A, req_fire_i |-> req_valid_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT(NoReqZero_A, !req_valid_o |-> req_bytes_o == '0 && req_addr_o == '0, clk_i, rst_ni)
+  `FLYCOL_ASSERT(ReqBytes_A, req_valid_o |-> req_bytes_o != '0, clk_i, rst_ni)
+  // A request waits for the memory with the same chunk (its words sit in the word FIFO).
+  `FLYCOL_ASSERT_STREAM(Req, req_valid_o, req_fire_i, {req_addr_o, req_bytes_o, req_wdata_o}, clk_i, rst_ni)
+  // Done comes with the last write's fire; an empty store (no DRAM data) is done without one.
+  `FLYCOL_ASSERT(DoneBusy_A, done_o |-> busy_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT(DoneOnFire_A, (done_o && req_valid_o) |-> req_fire_i, clk_i, rst_ni)
+  `FLYCOL_ASSERT(RdInRange_A, rd_o |-> 32'(rd_addr_o) < Depth, clk_i, rst_ni)
+  `FLYCOL_ASSERT_KNOWN(CtrlKnown_A, {busy_o, done_o, req_valid_o, rd_o}, clk_i, rst_ni)
+  `FLYCOL_COVER(WordFifoFull_C, wf_full, clk_i, rst_ni)
+  `FLYCOL_COVER(DramStall_C, req_valid_o && !req_fire_i, clk_i, rst_ni)
 
 endmodule

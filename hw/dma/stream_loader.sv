@@ -6,6 +6,8 @@
 // width and which SRAM words it serves (the LD engine writes two word widths, chosen per command
 // through word_elems_i, like the core's StreamShape). Words and beats are flat vectors on the
 // ports because Yosys 0.23 reads no multi-dimensional packed ports.
+`include "flycol_assert.svh"
+
 module stream_loader #(
   parameter int unsigned ElemBits  = 16,    // element bits in DRAM and SRAM: 8, 16 or 32
   parameter int unsigned WordElems = 16,    // widest SRAM word written, in elements (1..64)
@@ -426,5 +428,20 @@ module stream_loader #(
     if (rst_ni && rsp_valid_i && rq_full) $error("stream_loader: read response with the response FIFO full");
   end
 `endif
+
+  // ---- Assertions (hw/common/flycol_assert.svh) ----
+  `FLYCOL_ASSERT_NEVER(NoStartBusy_A, start_i && busy_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT(FireOnRequest_A, req_fire_i |-> req_valid_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT(NoReqNoBytes_A, !req_valid_o |-> req_bytes_o == '0, clk_i, rst_ni)
+  `FLYCOL_ASSERT(ReqBytes_A, req_valid_o |-> req_bytes_o != '0, clk_i, rst_ni)
+  // Responses cannot be refused: the response FIFO always has room for one.
+  `FLYCOL_ASSERT_NEVER(RspRoom_A, rsp_valid_i && rq_full, clk_i, rst_ni)
+  `FLYCOL_ASSERT(WrInRange_A, wr_o |-> 32'(wr_addr_o) < MaxDepth, clk_i, rst_ni)
+  `FLYCOL_ASSERT(WrMask_A, wr_o |-> wr_mask_o != '0, clk_i, rst_ni)
+  `FLYCOL_ASSERT(DoneBusy_A, done_o |-> busy_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT_KNOWN(CtrlKnown_A, {busy_o, done_o, req_valid_o, wr_o}, clk_i, rst_ni)
+  `FLYCOL_COVER(ChunkQueueFull_C, cq_full, clk_i, rst_ni)
+  `FLYCOL_COVER(DramStall_C, req_valid_o && !req_fire_i, clk_i, rst_ni)
+  `FLYCOL_COVER(RspWhileWriting_C, rsp_valid_i && wr_o, clk_i, rst_ni)
 
 endmodule

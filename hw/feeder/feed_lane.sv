@@ -2,6 +2,8 @@
 // twin of hw::FeedLaneCore (feed_lane_core.h/.cpp), register for register. It picks its
 // elements from the selection stage's word with the shifted kernel pattern, gathers them in M-1
 // intermediate registers, pushes groups of up to M into its FIFO and serves them one at a time.
+`include "flycol_assert.svh"
+
 module feed_lane #(
   parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   localparam int unsigned B = Cfg.bus_elems,
@@ -203,5 +205,17 @@ module feed_lane #(
     if (rst_ni && !fifo_empty && head_cnt == '0) $error("feed_lane: empty group in the FIFO");
   end
 `endif
+
+  // ---- Assertions (hw/common/flycol_assert.svh) ----
+  `FLYCOL_ASSERT_NEVER(NoPopEmpty_A, pop_i && !elem_valid_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT(StallInGlobal_A, lane_stall_o |-> global_stall_i, clk_i, rst_ni)
+  // The selection stage holds its word while any lane stalls: the word and shift stay put.
+  `FLYCOL_ASSERT(WordHeld_A, (valid_i && global_stall_i) |=> valid_i && $stable(word_i) && $stable(shift_i),
+                 clk_i, rst_ni)
+  `FLYCOL_ASSERT(EmptyHeadZero_A, !elem_valid_o |-> elem_o == '0, clk_i, rst_ni)
+  `FLYCOL_ASSERT_KNOWN(CtrlKnown_A, {lane_stall_o, elem_valid_o}, clk_i, rst_ni)
+  `FLYCOL_COVER(LaneStall_C, lane_stall_o, clk_i, rst_ni)
+  `FLYCOL_COVER(FifoFull_C, fifo_full, clk_i, rst_ni)
+  `FLYCOL_COVER(Flush_C, valid_i && flush_i && !global_stall_i, clk_i, rst_ni)
 
 endmodule

@@ -1,6 +1,8 @@
 // Data feeder (docs/microarchitecture.md, sections 8, 9.1 and 9.2): the RTL twin of
 // hw::FeederCore (feeder_core.h/.cpp), register for register and cycle for cycle. The index
 // counters read every interest-region word once; ROWS feed lanes pick their elements from it.
+`include "flycol_assert.svh"
+
 module feeder #(
   parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   localparam int unsigned Rows = Cfg.rows,
@@ -149,5 +151,15 @@ module feeder #(
     if (rst_ni && pop_i && !lanes_valid_o) $error("feeder: pop while a lane is empty");
   end
 `endif
+
+  // ---- Assertions (hw/common/flycol_assert.svh) ----
+  `FLYCOL_ASSERT_NEVER(NoStartBusy_A, start_i && busy_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT_NEVER(NoPopEmpty_A, pop_i && !lanes_valid_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT(IdleNoRead_A, !busy_o |-> !ifmap_req_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT(NoReadAddrZero_A, !ifmap_req_o |-> ifmap_addr_o == '0, clk_i, rst_ni)
+  `FLYCOL_ASSERT_KNOWN(CtrlKnown_A, {ifmap_req_o, lanes_valid_o, busy_o, sel_stall_o}, clk_i, rst_ni)
+  `FLYCOL_COVER(SelStall_C, sel_stall_o, clk_i, rst_ni)
+  `FLYCOL_COVER(LanesWait_C, busy_o && !lanes_valid_o, clk_i, rst_ni)
+  `FLYCOL_COVER(Start_C, start_i, clk_i, rst_ni)
 
 endmodule

@@ -1,6 +1,8 @@
 // Index counters of the data feeder (docs/microarchitecture.md, section 9.1, stage IC): the RTL
 // twin of hw::IndexCounters (index_counters.h/.cpp), register for register. Five counters (j, ky,
 // c, cx, cy) and the group repeat g walk a RUN's interest regions; one SRAM read per issued cycle.
+`include "flycol_assert.svh"
+
 module index_counters #(
   parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   localparam int unsigned Log2B = Cfg.log2_bus,
@@ -283,5 +285,19 @@ module index_counters #(
              Cfg.ifmap_depth);
   end
 `endif
+
+  // ---- Assertions (hw/common/flycol_assert.svh) ----
+  `FLYCOL_ASSERT_NEVER(NoStartActive_A, start_i && has_read_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT_NEVER(NoIssueIdle_A, issue_i && !has_read_o, clk_i, rst_ni)
+  // Loop counters stay below their RUN bounds while a RUN reads.
+  `FLYCOL_ASSERT(CountersInRange_A,
+                 has_read_o |-> ky_q < n_ky_q && c_q < n_c_q && cx_q < n_cx_q && cy_q < n_cy_q && g_q < n_kg_q,
+                 clk_i, rst_ni)
+  // The last read ends the RUN: after issuing it no read is left.
+  `FLYCOL_ASSERT(FlushEnds_A, (issue_i && flush_o) |=> !has_read_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT(StartReads_A, start_i |=> has_read_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT_KNOWN(CtrlKnown_A, {has_read_o, flush_o}, clk_i, rst_ni)
+  `FLYCOL_COVER(Flush_C, issue_i && flush_o, clk_i, rst_ni)
+  `FLYCOL_COVER(ReadWait_C, has_read_o && !issue_i, clk_i, rst_ni)
 
 endmodule

@@ -39,6 +39,8 @@
 //   S[26] and sticky S[25:0], and packed as ((e_base - ls - 1) << 10) + sig11 + round_up: the
 //   hidden bit adds the last exponent step, so subnormal -> normal and normal -> next binade ->
 //   infinity carries need no special cases.
+`include "flycol_assert.svh"
+
 module fp16_fma (
   input  logic [15:0] a_i,  // multiplicand, binary16 bits
   input  logic [15:0] b_i,  // multiplier, binary16 bits
@@ -205,5 +207,13 @@ module fp16_fma (
       y_o = {sign_r, packed_r[14:0]};
     end
   end
+
+  // ---- Assertions (hw/common/flycol_assert.svh) ----
+  // Combinational (no clock): immediate checks. Every NaN result is the canonical 0x7E00, and a
+  // NaN operand always gives it.
+  `FLYCOL_ASSERT_COMB(NanCanonical_A, !(y_o[14:10] == 5'h1f && y_o[9:0] != '0) || y_o == 16'h7e00)
+  `FLYCOL_ASSERT_COMB(NanIn_A,
+      !((a_i[14:10] == 5'h1f && a_i[9:0] != '0) || (b_i[14:10] == 5'h1f && b_i[9:0] != '0) ||
+        (c_i[14:10] == 5'h1f && c_i[9:0] != '0)) || y_o == 16'h7e00)
 
 endmodule

@@ -1,6 +1,8 @@
 // int_mac: the integer PE's multiply-accumulate, acc_o = saturate_int32(acc_i + a_i * b_i) on
 // two's-complement operands, bit-exact with intmac::mac (base/numerics/int_mac.h).
 // Combinational, like fp16_fma: it closes the PE's single-cycle accumulate loop.
+`include "flycol_assert.svh"
+
 module int_mac #(
   parameter int unsigned ElemBits = 8  // operand width: 8 (int8) or 16 (int16)
 ) (
@@ -31,5 +33,10 @@ module int_mac #(
       acc_o = sum[32] ? 32'h8000_0000 : 32'h7FFF_FFFF;
     end
   end
+
+  // ---- Assertions (hw/common/flycol_assert.svh) ----
+  // Combinational (no clock): immediate checks. A zero operand leaves the accumulator as it is
+  // (acc_i is already an int32, so no clamping can apply).
+  `FLYCOL_ASSERT_COMB(ZeroOperand_A, !(a_i == '0 || b_i == '0) || acc_o == acc_i)
 
 endmodule

@@ -1,6 +1,8 @@
 // Processing element (docs/microarchitecture.md, section 9.5), the RTL twin of PeCore
 // (hw/pe/pe_core.h): accumulator, reserve register (one link of the row's preload/result chain),
 // pass-through registers of the systolic links, zero gating, and the arithmetic chosen by Cfg.arith.
+`include "flycol_assert.svh"
+
 module pe #(
   parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   localparam int unsigned ElemBits = Cfg.elem_bits,  // EW: 16 (fp16, int16) or 8 (int8)
@@ -120,9 +122,19 @@ module pe #(
       $fatal(1, "pe: Cfg.acc_bits must be 16 for fp16, 32 for the integers");
   end
   // Sensitive to the reset edge like the registers, so that lint sees rst_ni used one way only.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (rst_ni && swap_i && shift_i) $error("pe: swap and shift in the same cycle");
-  end
 `endif
+
+  // ---- Assertions (hw/common/flycol_assert.svh) ----
+  // The row's control never shifts and swaps in one cycle (section 4).
+  `FLYCOL_ASSERT_NEVER(NoSwapShift_A, swap_i && shift_i, clk_i, rst_ni)
+  // Without a MAC step or a swap the accumulator holds; without a swap or a shift, the reserve.
+  `FLYCOL_ASSERT(AccHold_A, (!valid_i && !swap_i) |=> $stable(acc_o), clk_i, rst_ni)
+  `FLYCOL_ASSERT(ResHold_A, (!swap_i && !shift_i) |=> $stable(res_o), clk_i, rst_ni)
+  // A gated pulse follows a MAC step, and only with zero gating on.
+  `FLYCOL_ASSERT(GatedAfterStep_A, gated_o |-> $past(valid_i) && Cfg.zero_gating != 0, clk_i, rst_ni)
+  `FLYCOL_ASSERT_KNOWN(CtrlKnown_A, {valid_o, swap_o, window_o, gated_o}, clk_i, rst_ni)
+  `FLYCOL_COVER(Swap_C, swap_i, clk_i, rst_ni)
+  `FLYCOL_COVER(Shift_C, shift_i, clk_i, rst_ni)
+  `FLYCOL_COVER(Gated_C, gated_o, clk_i, rst_ni)
 
 endmodule

@@ -1,6 +1,8 @@
 // Partial-sums manager (docs/microarchitecture.md, section 9.6; the skew and de-skew registers
 // belong to the array): preload queue filled from the psum SRAM and its claims, result queue, and
 // the single psum SRAM port where result writes win. The RTL twin of PsumManagerCore, register for register.
+`include "flycol_assert.svh"
+
 module psum_manager #(
   parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   // Derived widths (not overridable); RUN field widths from command_t (see controller.sv).
@@ -358,5 +360,18 @@ module psum_manager #(
     end
   end
 `endif
+
+  // ---- Assertions (hw/common/flycol_assert.svh) ----
+  `FLYCOL_ASSERT_NEVER(NoStartBusy_A, start_i && busy_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT_NEVER(ClaimCovered_A, claim_i && 32'(unclaimed_o) < Cols, clk_i, rst_ni)
+  `FLYCOL_ASSERT(ResColInRange_A, res_valid_i |-> 32'(res_col_i) < Cols, clk_i, rst_ni)
+  `FLYCOL_ASSERT(AddrInRange_A, psum_req_o |-> 32'(psum_addr_o) < Cfg.psum_depth, clk_i, rst_ni)
+  // Writes carry all rows; reads write nothing.
+  `FLYCOL_ASSERT(WmaskRule_A, psum_req_o |-> psum_wmask_o == (psum_we_o ? '1 : '0), clk_i, rst_ni)
+  `FLYCOL_ASSERT(DoneWhileBusy_A, run_done_o |-> busy_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT_KNOWN(CtrlKnown_A, {psum_req_o, busy_o, run_done_o}, clk_i, rst_ni)
+  `FLYCOL_COVER(Preload_C, start_i && run_preload_i, clk_i, rst_ni)
+  `FLYCOL_COVER(ResultQueueFull_C, rq_full, clk_i, rst_ni)
+  `FLYCOL_COVER(RunDone_C, run_done_o, clk_i, rst_ni)
 
 endmodule

@@ -1,6 +1,8 @@
 // Sequencer, the EX engine's issue stage (docs/microarchitecture.md, sections 9.4 and 10): the
 // token of each cycle (FILL, SWAP0, MAC steps, last step of a context), the window rules and the
 // cycle class. The RTL twin of SequencerCore (hw/sequencer/sequencer_core.*), register for register.
+`include "flycol_assert.svh"
+
 module sequencer #(
   parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   // Derived widths (not overridable). RUN field widths come from command_t; see controller.sv for
@@ -203,5 +205,24 @@ module sequencer #(
       $error("sequencer: results finished before the last step was issued");
   end
 `endif
+
+  // ---- Assertions (hw/common/flycol_assert.svh) ----
+  // Legal phase (enum value in range) and the token rules of section 4.
+  `FLYCOL_ASSERT(PhaseLegal_A, phase_q inside {PhIdle, PhFill, PhSwap0, PhSteps, PhDrain}, clk_i, rst_ni)
+  `FLYCOL_ASSERT(KindLegal_A, cycle_kind_o <= 3'(KindPipeline), clk_i, rst_ni)
+  `FLYCOL_ASSERT_NEVER(NoStartActive_A, start_i && busy_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT(PopIsStep_A, pop_o == token_valid_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT(StepHasData_A, token_valid_o |-> lanes_ready_i && weight_ready_i, clk_i, rst_ni)
+  `FLYCOL_ASSERT(ClaimOnWindow_A, claim_o |-> token_window_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT(IdleQuiet_A, !busy_o |-> !token_valid_o && !token_swap_o && !token_window_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT_KNOWN(CtrlKnown_A, {token_valid_o, token_swap_o, token_window_o, busy_o, cycle_kind_o}, clk_i, rst_ni)
+  `FLYCOL_COVER(PhFill_C, phase_q == PhFill, clk_i, rst_ni)
+  `FLYCOL_COVER(PhSwap0_C, phase_q == PhSwap0, clk_i, rst_ni)
+  `FLYCOL_COVER(PhSteps_C, phase_q == PhSteps, clk_i, rst_ni)
+  `FLYCOL_COVER(PhDrain_C, phase_q == PhDrain, clk_i, rst_ni)
+  `FLYCOL_COVER(FeederStall_C, cycle_kind_o == 3'(KindFeederStall), clk_i, rst_ni)
+  `FLYCOL_COVER(WeightStall_C, cycle_kind_o == 3'(KindWeightStall), clk_i, rst_ni)
+  `FLYCOL_COVER(ContextStall_C, cycle_kind_o == 3'(KindContextStall), clk_i, rst_ni)
+  `FLYCOL_COVER(Swap_C, token_swap_o, clk_i, rst_ni)
 
 endmodule

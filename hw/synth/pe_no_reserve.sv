@@ -1,6 +1,8 @@
 // pe_no_reserve: the PE with its reserve chain tied off (no swap, no shift, no preload, result
 // unused), synthesized only by `flycol synth` (sim/synth): the PE's area minus this one's is what
 // the reserve registers cost. Not part of the design; not registered with flycol_rtl_sources().
+`include "flycol_assert.svh"
+
 module pe_no_reserve #(
   parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   localparam int unsigned ElemBits = Cfg.elem_bits,
@@ -43,5 +45,10 @@ module pe_no_reserve #(
     .gated_o
   );
   /* verilator lint_on PINCONNECTEMPTY */
+
+  // ---- Assertions (hw/common/flycol_assert.svh) ----
+  `FLYCOL_ASSERT(AccHold_A, !valid_i |=> $stable(acc_o), clk_i, rst_ni)
+  `FLYCOL_ASSERT_KNOWN(CtrlKnown_A, {valid_o, window_o, gated_o}, clk_i, rst_ni)
+  `FLYCOL_COVER(Gated_C, gated_o, clk_i, rst_ni)
 
 endmodule

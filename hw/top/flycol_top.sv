@@ -2,6 +2,8 @@
 // hw/top/accelerator_core: controller, DMA (LD and PS engines behind the memory arbiter), the EX
 // engine (sequencer, data feeder, weight fetcher, PE array, partial-sums manager) and six SRAM
 // banks, two buffers each of ifmap, weights and psums.
+`include "flycol_assert.svh"
+
 module flycol_top #(
   parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   localparam int unsigned Rows = Cfg.rows,
@@ -369,5 +371,18 @@ module flycol_top #(
   // Signals only the statistics and assertions of the C++ twin look at.
   logic unused;
   assign unused = ^{fd_busy, fd_sel_stall, wf_busy, pm_busy};
+
+  // ---- Assertions (hw/common/flycol_assert.svh) ----
+  // The memory port of section 7.1. The request may change while mem_req_ready_i is low (the
+  // arbiter can switch requesters), so no hold rule is asserted here; the stores hold theirs.
+  `FLYCOL_ASSERT(ReqBytes_A, mem_req_valid_o |-> mem_req_bytes_o != '0 &&
+                 32'(mem_req_addr_o[$clog2(flycol_pkg::BeatBytes)-1:0]) + 32'(mem_req_bytes_o) <= flycol_pkg::BeatBytes,
+                 clk_i, rst_ni)
+  `FLYCOL_ASSERT(IdleNoRun_A, idle_o |-> !run_active_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT(IdleNoMem_A, idle_o |-> !mem_req_valid_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT_KNOWN(CtrlKnown_A, {cmd_ready_o, mem_req_valid_o, idle_o, run_active_o}, clk_i, rst_ni)
+  `FLYCOL_COVER(CmdBackPressure_C, cmd_valid_i && !cmd_ready_o, clk_i, rst_ni)
+  `FLYCOL_COVER(DramStall_C, mem_req_valid_o && !mem_req_ready_i, clk_i, rst_ni)
+  `FLYCOL_COVER(RunWithMem_C, run_active_o && mem_req_valid_o, clk_i, rst_ni)
 
 endmodule

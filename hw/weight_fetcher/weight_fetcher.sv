@@ -1,6 +1,8 @@
 // Weight fetcher (docs/microarchitecture.md, section 9.3): reads a RUN's weight words from the
 // weight SRAM in MAC-step order into the weight FIFO, one read per cycle while the FIFO and the
 // read in flight leave room. The RTL twin of WeightFetcherCore (hw/weight_fetcher/), register for register.
+`include "flycol_assert.svh"
+
 module weight_fetcher #(
   parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
   // Derived widths (not overridable); RUN field widths from command_t (see controller.sv).
@@ -194,5 +196,17 @@ module weight_fetcher #(
       $error("weight_fetcher: weight SRAM address %0d out of range", addr_full);
   end
 `endif
+
+  // ---- Assertions (hw/common/flycol_assert.svh) ----
+  `FLYCOL_ASSERT_NEVER(NoPopEmpty_A, pop_i && !has_word_o, clk_i, rst_ni)
+  `FLYCOL_ASSERT_NEVER(NoStartBusy_A, start_i && (busy_o || has_word_o), clk_i, rst_ni)
+  // Read only: the write port is tied off.
+  `FLYCOL_ASSERT_NEVER(NoWrite_A, weight_we_o || weight_wmask_o != '0 || weight_wdata_o != '0, clk_i, rst_ni)
+  `FLYCOL_ASSERT(AddrInRange_A, weight_req_o |-> 32'(weight_addr_o) < Cfg.weight_depth, clk_i, rst_ni)
+  `FLYCOL_ASSERT(EmptyWordZero_A, !has_word_o |-> word_o == '0, clk_i, rst_ni)
+  `FLYCOL_ASSERT_KNOWN(CtrlKnown_A, {weight_req_o, has_word_o, busy_o}, clk_i, rst_ni)
+  `FLYCOL_COVER(FifoFull_C, 32'(f_count) == Wfd, clk_i, rst_ni)
+  `FLYCOL_COVER(WordWaits_C, has_word_o && !pop_i, clk_i, rst_ni)
+  `FLYCOL_COVER(Start_C, start_i, clk_i, rst_ni)
 
 endmodule

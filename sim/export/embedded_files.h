@@ -16,4 +16,7 @@ struct EmbeddedFile {
 // common cells first, flycol_top last. The two generated packages are not among them.
 const std::vector<EmbeddedFile>& embedded_rtl_sources();
 
+// The files the RTL sources `include (hw/common/flycol_assert.svh), found through +incdir.
+const std::vector<EmbeddedFile>& embedded_rtl_headers();
+
 }  // namespace flycol::rtlexport

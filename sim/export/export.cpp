@@ -4,6 +4,7 @@
 // leaves the target untouched.
 #include "sim/export/export.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -182,6 +183,15 @@ ExportResult export_package(const ExportOptions& opt) {
     info.sv_files.push_back(rel);
     if (fs::path(f.path).filename() == "flycol_top.sv") top_sv = f.text;
   }
+  // The assertion macros every module includes: copied beside the sources, found through +incdir.
+  for (const auto& f : embedded_rtl_headers()) {
+    const std::string rel = package_path_of(f.path);
+    write_text(pkg / rel, f.text);
+    info.headers.push_back(rel);
+    const std::string dir = fs::path(rel).parent_path().generic_string();
+    if (std::find(info.include_dirs.begin(), info.include_dirs.end(), dir) == info.include_dirs.end())
+      info.include_dirs.push_back(dir);
+  }
   if (top_sv.empty()) throw std::logic_error("flycol export: flycol_top.sv is not among the embedded RTL sources");
   write_text(pkg / kConfigYaml,
              fmt::format("# Configuration '{}' as flycol {} read it (from {}).\n{}", cfg.name, info.version, cfg.source,
@@ -189,7 +199,7 @@ ExportResult export_package(const ExportOptions& opt) {
 
   // The Verilog-2005 netlist.
   info.flattened = opt.flatten;
-  write_text(pkg / kYosysScript, yosys_script(info.sv_files, kNetlist, opt.flatten));
+  write_text(pkg / kYosysScript, yosys_script(info.sv_files, info.include_dirs, kNetlist, opt.flatten));
   const auto t0 = std::chrono::steady_clock::now();
   run_yosys(opt.yosys, pkg.string(), kYosysScript, (staging.dir() / "yosys.log").string());
   const double yosys_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

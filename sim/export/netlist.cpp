@@ -63,7 +63,8 @@ std::string log_errors(const std::string& log_path) {
 
 }  // namespace
 
-std::string yosys_script(const std::vector<std::string>& sv_files, const std::string& out_v, bool flatten) {
+std::string yosys_script(const std::vector<std::string>& sv_files, const std::vector<std::string>& include_dirs,
+                         const std::string& out_v, bool flatten) {
   std::string s =
       "# Elaborates flycol_top from the SystemVerilog of this package and writes the Verilog-2005\n"
       "# netlist (word level: no technology mapping). Run from the package root:\n"
@@ -72,7 +73,9 @@ std::string yosys_script(const std::vector<std::string>& sv_files, const std::st
       "# parameterized modules ($paramod$<hash>\\<module> -> flycol_<module>[_<n>], see README.md)\n"
       "# and adds a header, so the file in the package differs from a rerun in those lines only.\n"
       "# Yosys defines SYNTHESIS, which leaves out the simulation assertions.\n";
-  for (const auto& f : sv_files) s += "read_verilog -sv " + f + "\n";
+  std::string incdirs;  // where the sources find flycol_assert.svh
+  for (const auto& d : include_dirs) incdirs += " -I" + d;
+  for (const auto& f : sv_files) s += "read_verilog -sv" + incdirs + " " + f + "\n";
   s += "hierarchy -check -top flycol_top\n"
        "proc\n";
   if (flatten) s += "flatten\n";

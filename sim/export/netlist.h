@@ -12,7 +12,8 @@ namespace flycol::rtlexport {
 // The Yosys script, with paths relative to the package root (where it is run): reads `sv_files`
 // (packages first), elaborates flycol_top, and writes `out_v`: with the hierarchy of the sources,
 // or, with `flatten`, as the one module flycol_top (instance paths become signal name prefixes).
-std::string yosys_script(const std::vector<std::string>& sv_files, const std::string& out_v, bool flatten);
+std::string yosys_script(const std::vector<std::string>& sv_files, const std::vector<std::string>& include_dirs,
+                         const std::string& out_v, bool flatten);
 
 // Runs `yosys -q -l <log> -s <script>` in `package_root`. Throws std::runtime_error with the
 // log's error lines when Yosys is missing or fails.

@@ -149,6 +149,7 @@ std::string filelist_text(const PackageInfo& p) {
       "// packages first, relative to this file's directory. From there: verilator -f {} ...; from\n"
       "// elsewhere: verilator -F <dir>/{} ... (the same list is in {}).\n",
       p.config.name, p.version, kFilelist, kFilelist, kCoreFile);
+  for (const auto& d : p.include_dirs) s += "+incdir+" + d + "\n";  // flycol_assert.svh, `included by every module
   for (const auto& f : p.sv_files) s += f + "\n";
   return s;
 }
@@ -167,6 +168,8 @@ std::string fusesoc_core_text(const PackageInfo& p) {
                    p.config.name, p.config.array.rows, p.config.array.cols, arithmetic_info(p.config.arithmetic).name);
   s += "filesets:\n  rtl:\n    files:\n";
   for (const auto& f : p.sv_files) s += "      - " + f + "\n";
+  // FuseSoC passes an include file's directory as +incdir and does not compile the file itself.
+  for (const auto& f : p.headers) s += "      - " + f + ": {is_include_file: true}\n";
   s += "    file_type: systemVerilogSource\n";
   s += fmt::format("  netlist:\n    files:\n      - {}\n    file_type: verilogSource-2005\n", kNetlist);
   s += fmt::format("  smoke_tb:\n    files:\n      - {}\n    file_type: verilogSource-2005\n", kSmokeTb);
@@ -337,14 +340,17 @@ std::string readme_text(const PackageInfo& p) {
     if (x.size() >= 12 && x.compare(x.size() - 12, 12, "sram_bank.sv") == 0) sram = x;
     else logic += (logic.empty() ? "" : " ") + x;
   }
-  s += fmt::format("yosys -p 'read_verilog -sv {}; read_verilog -sv -lib {}; synth -top flycol_top'"
+  std::string incdirs;
+  for (const auto& d : p.include_dirs) incdirs += " -I" + d;
+  s += fmt::format("yosys -p 'read_verilog -sv{} {}; read_verilog -sv{} -lib {}; synth -top flycol_top'"
                    "   # SRAM banks as blackboxes\n",
-                   logic, sram);
+                   incdirs, logic, incdirs, sram);
   s += fmt::format("iverilog -g2005 -o smoke.vvp {} {} && vvp smoke.vvp\n", kNetlist, kSmokeTb);
   s += "```\n\n";
   s += "* **ASIC**: synthesize from the filelist (or the netlist if the tool reads no SystemVerilog), replace\n"
        "  the six SRAM banks with compiled macros (below), start from the SDC template. The simulation\n"
-       "  assertions are inside `` `ifndef SYNTHESIS ``; synthesis tools define `SYNTHESIS`.\n"
+       "  assertions (the macros of `rtl/common/flycol_assert.svh`, included through `+incdir+rtl/common`)\n"
+       "  expand to nothing when `SYNTHESIS` is defined, as synthesis tools do.\n"
        "* **FPGA**: the SRAM model (`rtl/common/sram_bank.sv`) infers block RAM as it is (one read or write\n"
        "  per cycle, registered read data, element write enables).\n"
        "* **Simulation**: the sources need a SystemVerilog simulator (Verilator 5, commercial tools);\n"

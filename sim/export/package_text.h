@@ -35,6 +35,8 @@ struct PackageInfo {
   std::string version;                 // flycol's
   std::string yosys_version;           // "Yosys 0.23 (git sha1 ...)"
   std::vector<std::string> sv_files;   // package-relative, dependency order, packages first
+  std::vector<std::string> include_dirs;  // package-relative +incdir directories (rtl/common)
+  std::vector<std::string> headers;    // package-relative `include files (rtl/common/flycol_assert.svh)
   std::vector<TopPort> ports;
   std::vector<std::string> netlist_modules;  // module names in the netlist (flycol_top last)
   bool flattened = false;              // the netlist is the one module flycol_top

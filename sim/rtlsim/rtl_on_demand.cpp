@@ -131,6 +131,7 @@ std::string cache_key(const std::string& cfg_pkg, const Tools& tools) {
   add("cfg_pkg", cfg_pkg);
   add("flycol_pkg", read_or_throw(info::kFlycolPkg, "the RTL source"));
   for (const char* src : info::kRtlSources) add(fs::path(src).filename().string(), read_or_throw(src, "the RTL source"));
+  for (const char* hdr : info::kRtlHeaders) add(fs::path(hdr).filename().string(), read_or_throw(hdr, "the RTL header"));
   for (const char* f : kWrapperFiles) add(f, read_or_throw(source_path(f), "the model wrapper"));
   add("verilator", command_output("'" + tools.verilator + "' --version"));
   for (const auto& f : kVerilatorFlags) add("vflag", f);
@@ -243,6 +244,7 @@ void build_entry(const Entry& e, const Config& config, const fs::path& cache) {
   std::vector<std::string> v = {e.tools.verilator, "--compiler", "gcc", "--cc", "--prefix", e.prefix, "--Mdir",
                                 obj.string(), "--top", "flycol_top"};
   v.insert(v.end(), kVerilatorFlags.begin(), kVerilatorFlags.end());
+  v.push_back(std::string("-I") + info::kRtlIncludeDir);  // the assertion macros (flycol_assert.svh)
   for (const auto& f : kCxxFlags) v.insert(v.end(), {"-CFLAGS", f});
   v.push_back(info::kFlycolPkg);
   v.push_back(cfg_pkg);

@@ -106,6 +106,7 @@ Netlist run_job(const Job& job, const std::string& name, const std::string& dir,
       {"MACROS", join_paths(job.macros)},  {"TOP", job.top},
       {"FLATTEN", job.flatten ? "flatten" : ""}, {"STAT", stat},
       {"NETLIST", netlist},
+      {"INCDIR", join_paths({hw("common")})},  // flycol_assert.svh (empty macros under SYNTHESIS)
   };
   write_file(script, fill_template(read_file(hw("synth/synth.ys.in")), fields));
   const ProcessResult r = run_yosys(yosys_bin(opt), script, log, dir, opt.timeout_s);
@@ -352,6 +353,7 @@ std::string synth_cache_key(const Config& cfg, const SynthOptions& opt) {
   for (const auto& s : rtl_sources()) h = fnv1a(fnv1a(h, fs::path(s).filename().string()), read_file(s));
   h = fnv1a(h, read_file(liberty_path(opt)));
   h = fnv1a(h, read_file(hw("synth/synth.ys.in")));
+  h = fnv1a(h, read_file(hw("common/flycol_assert.svh")));
   h = fnv1a(h, read_file(hw("synth/pe_no_reserve.sv")));
   h = fnv1a(h, yosys_version(yosys_bin(opt)));
   h = fnv1a(h, fmt::format("{}:{}", opt.variants, opt.sram_nand2_per_bit));

@@ -32,7 +32,7 @@ function(filelist out)
   file(STRINGS ${DIR}/flycol_top.f lines)
   set(files "")
   foreach(l ${lines})
-    if(NOT l MATCHES "^//" AND NOT l STREQUAL "")
+    if(NOT l MATCHES "^//" AND NOT l MATCHES "^\\+incdir\\+" AND NOT l STREQUAL "")
       list(APPEND files ${l})
     endif()
   endforeach()
@@ -107,8 +107,8 @@ elseif(MODE STREQUAL "synth")
   endif()
   string(JOIN " " logic_text ${logic})
   file(WRITE ${WORK}/synth.ys
-       "read_verilog -sv ${logic_text}\n"
-       "read_verilog -sv -lib rtl/common/sram_bank.sv\n"
+       "read_verilog -sv -Irtl/common ${logic_text}\n"
+       "read_verilog -sv -Irtl/common -lib rtl/common/sram_bank.sv\n"
        "hierarchy -check -top flycol_top\n"
        "synth -top flycol_top\n"
        "check -assert\n"

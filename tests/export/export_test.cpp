@@ -116,6 +116,8 @@ TEST_CASE("export writes the whole package with a stand-in Yosys; the manifest l
     CHECK(fs::is_regular_file(pkg / f));
   CHECK(fs::is_regular_file(pkg / "rtl/common/cfg/small_cfg_pkg.sv"));
   CHECK(fs::is_regular_file(pkg / "rtl/top/flycol_top.sv"));
+  CHECK(fs::is_regular_file(pkg / "rtl/common/flycol_assert.svh"));  // `included by every module
+  CHECK(slurp(pkg / kYosysScript).find("read_verilog -sv -Irtl/common rtl/top/flycol_top.sv\n") != std::string::npos);
   check_only(d, {"pkg", "yosys", "canned.v"});
 
   // The manifest: every file but itself, with its size and digest, nothing else.
@@ -253,6 +255,17 @@ TEST_CASE("a bad --out is refused", "[export]") {
   CHECK(fs::is_regular_file(d / "pkg" / kManifest));
 }
 
+TEST_CASE("the assertion macros every module includes are embedded and exported beside them", "[export]") {
+  const auto& headers = embedded_rtl_headers();
+  REQUIRE(headers.size() == 1);
+  CHECK(std::string(headers[0].path) == "hw/common/flycol_assert.svh");
+  CHECK(std::string(headers[0].text).find("`define FLYCOL_ASSERT(") != std::string::npos);
+  for (const auto& f : embedded_rtl_sources()) {
+    INFO(f.path);
+    CHECK(std::string(f.text).find("`include \"flycol_assert.svh\"") != std::string::npos);
+  }
+}
+
 TEST_CASE("the embedded RTL is every module once, in dependency order", "[export]") {
   const auto& files = embedded_rtl_sources();
   REQUIRE(files.size() >= 10);
@@ -347,21 +360,26 @@ TEST_CASE("filelist, FuseSoC core and SDC agree with the package", "[export]") {
   p.config = default_config();
   p.version = "1.2.3";
   p.sv_files = {"rtl/common/flycol_pkg.sv", "rtl/common/cfg/fornt16_cfg_pkg.sv", "rtl/common/fifo.sv", "rtl/top/flycol_top.sv"};
+  p.include_dirs = {"rtl/common"};
+  p.headers = {"rtl/common/flycol_assert.svh"};
   for (const auto& sp : sv_ports()) p.ports.push_back({sp.first, sp.second, sp.first == "cmd_i" ? 616 : 1, "", "m", ""});
 
   // The filelist: the files in order after the comment lines.
   std::vector<std::string> listed;
   std::istringstream fl(filelist_text(p));
   for (std::string line; std::getline(fl, line);)
-    if (line.rfind("//", 0) != 0 && !line.empty()) listed.push_back(line);
+    if (line.rfind("//", 0) != 0 && line.rfind("+incdir+", 0) != 0 && !line.empty()) listed.push_back(line);
   CHECK(listed == p.sv_files);
+  CHECK(filelist_text(p).find("+incdir+rtl/common\n") != std::string::npos);
 
   // The core: YAML with the same rtl fileset and the lint and sim targets.
   const YAML::Node core = YAML::Load(fusesoc_core_text(p));
   CHECK(fusesoc_core_text(p).rfind("CAPI=2:\n", 0) == 0);
   CHECK(core["name"].as<std::string>() == "flycol:accel:flycol_top_fornt16:1.2.3");
   std::vector<std::string> core_files;
-  for (const auto& f : core["filesets"]["rtl"]["files"]) core_files.push_back(f.as<std::string>());
+  for (const auto& f : core["filesets"]["rtl"]["files"])
+    if (f.IsScalar()) core_files.push_back(f.as<std::string>());
+    else CHECK(f["rtl/common/flycol_assert.svh"]["is_include_file"].as<bool>());  // the one header
   CHECK(core_files == p.sv_files);
   CHECK(core["targets"]["lint"]["tools"]["verilator"]["mode"].as<std::string>() == "lint-only");
   CHECK(core["targets"]["sim"]["toplevel"].as<std::string>() == "flycol_top_smoke_tb");

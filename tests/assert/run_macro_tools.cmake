@@ -1,0 +1,43 @@
+# CTest driver (cmake -P) of the tool branches of hw/common/flycol_assert.svh on macro_probe.sv:
+#   verilator  lint -Wall with --assert (the SVA branch) is clean
+#   yosys      read_verilog -sv (SYNTHESIS) and read_verilog -sv -formal (YOSYS) both parse it
+#   icarus     iverilog -g2012 compiles it (the immediate branch) and vvp reports Known_A and NoF_A
+# Variables: TOOL (verilator|yosys|icarus), INCDIR, DIR (this folder), WORK, BIN (the tool, or
+# iverilog; VVP for icarus).
+cmake_minimum_required(VERSION 3.25)
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+function(run)
+  execute_process(COMMAND ${ARGN} WORKING_DIRECTORY ${WORK} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  set(rc ${rc} PARENT_SCOPE)
+  set(out "${out}" PARENT_SCOPE)
+endfunction()
+if(TOOL STREQUAL "verilator")
+  run(${BIN} --lint-only -Wall --assert -I${INCDIR} ${DIR}/macro_probe.sv)
+  if(NOT rc EQUAL 0 OR NOT out STREQUAL "")
+    message(FATAL_ERROR "verilator lint of macro_probe.sv: exit ${rc}\n${out}")
+  endif()
+elseif(TOOL STREQUAL "yosys")
+  foreach(mode "" "-formal")
+    run(${BIN} -q -p "read_verilog -sv ${mode} -I${INCDIR} ${DIR}/macro_probe.sv" -p "hierarchy -check -top macro_probe"
+        -p "proc")
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "yosys read_verilog -sv ${mode}: exit ${rc}\n${out}")
+    endif()
+  endforeach()
+elseif(TOOL STREQUAL "icarus")
+  run(${BIN} -g2012 -I${INCDIR} -o ${WORK}/probe.vvp ${DIR}/macro_probe.sv ${DIR}/macro_probe_tb.v)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "iverilog: exit ${rc}\n${out}")
+  endif()
+  run(${VVP} -n ${WORK}/probe.vvp)
+  message("${out}")
+  foreach(name Known_A NoF_A)
+    if(NOT out MATCHES "Assertion failed: macro_probe_tb\\.u_probe\\.${name}")
+      message(FATAL_ERROR "Icarus did not report ${name}")
+    endif()
+  endforeach()
+else()
+  message(FATAL_ERROR "TOOL must be verilator, yosys or icarus")
+endif()
+message("${TOOL}: macro_probe.sv passed")
