@@ -89,7 +89,7 @@ function(flycol_formal_proof name)
   set(driver ${PROJECT_SOURCE_DIR}/hw/common/formal.cmake)
 
   file(WRITE ${dir}/${name}.ys
-       "read_verilog -formal -sv -DSYNTHESIS ${files_text}\n${prep}"
+       "read_verilog -formal -sv -DSYNTHESIS -I${FLYCOL_RTL_INCLUDE_DIR} ${files_text}\n${prep}"
        "sat -tempinduct -prove-asserts ${common} -maxsteps ${ARG_DEPTH} -verify\n")
   add_test(NAME formal_${name}
            COMMAND ${CMAKE_COMMAND} -DYS=${dir}/${name}.ys -DLOG=${dir}/${name}.log -DEXPECT=proof -P ${driver})
@@ -102,7 +102,7 @@ function(flycol_formal_proof name)
       set(ARG_BUG_DEPTH ${ARG_DEPTH})
     endif()
     file(WRITE ${dir}/${name}_broken.ys
-         "read_verilog -formal -sv -DSYNTHESIS -DFLYCOL_BUG_${ARG_BUG} ${files_text}\n${prep}"
+         "read_verilog -formal -sv -DSYNTHESIS -I${FLYCOL_RTL_INCLUDE_DIR} -DFLYCOL_BUG_${ARG_BUG} ${files_text}\n${prep}"
          "sat -tempinduct -prove-asserts ${common} -maxsteps ${ARG_BUG_DEPTH} -show-inputs\n")
     add_test(NAME formal_${name}_broken
              COMMAND ${CMAKE_COMMAND} -DYS=${dir}/${name}_broken.ys -DLOG=${dir}/${name}_broken.log
@@ -113,7 +113,7 @@ function(flycol_formal_proof name)
   if(ARG_REACH)
     # "<signal> stays 0 for REACH_DEPTH cycles" must be falsified by a trace from reset.
     file(WRITE ${dir}/${name}_reach.ys
-         "read_verilog -formal -sv -DSYNTHESIS ${files_text}\n${prep}"
+         "read_verilog -formal -sv -DSYNTHESIS -I${FLYCOL_RTL_INCLUDE_DIR} ${files_text}\n${prep}"
          "sat -seq ${ARG_REACH_DEPTH} -prove ${ARG_REACH} 0 ${common} -show ${ARG_REACH} -falsify\n")
     add_test(NAME formal_${name}_reach
              COMMAND ${CMAKE_COMMAND} -DYS=${dir}/${name}_reach.ys -DLOG=${dir}/${name}_reach.log
