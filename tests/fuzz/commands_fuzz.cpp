@@ -190,6 +190,10 @@ std::vector<std::uint8_t> run_chip(const flycol::Program& p, std::vector<std::ui
 
 }  // namespace
 
+// libsystemc.so (linked through flycol_hw_top, which also holds the SystemC modules) refers to
+// sc_main; this program's main is libFuzzer's or the replay driver's, so a stub satisfies it.
+extern "C" int sc_main(int, char**) { return 1; }
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   const flycol::Program& base = base_program();
