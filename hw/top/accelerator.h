@@ -23,7 +23,9 @@ SC_MODULE(Accelerator) {
 
   AcceleratorCore& core() { return core_; }
   std::uint64_t cycle() const { return cycle_; }
-  // Record the top-level signals into a VCD trace file (call before sc_start).
+  // Record the top-level signals into a VCD trace file (call before sc_start). sc_object's const
+  // trace() stays visible (clang's -Woverloaded-virtual: this one hides it otherwise).
+  using sc_core::sc_module::trace;
   void trace(sc_core::sc_trace_file* tf);
 
 private:

@@ -28,7 +28,7 @@
 
 namespace flycol::hw {
 
-class StructuralTop;
+struct StructuralTop;  // SC_MODULE declares a struct (clang -Wmismatched-tags)
 
 // The blocks of the structural top, in flycol_top.sv's order.
 inline const std::vector<std::string>& structural_block_names() {

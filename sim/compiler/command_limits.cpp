@@ -50,6 +50,13 @@ std::string command_field_violation(const hw::Command& c, const hw::HwParams& hw
   check("pad_top", d.pad_top, kCountMax);
   check("pad_bottom", d.pad_bottom, kCountMax);
   check("tail", d.tail, kCountMax);
+  // The DMA engines move whole elements (hw/dma/stream_loader.cpp rejects anything else with a
+  // ProtocolError): a stream the checker accepted must not stop the chip (found by tests/fuzz commands).
+  const bool psums = c.op == hw::Opcode::LoadPsums || c.op == hw::Opcode::StorePsums;
+  const std::uint64_t eb = std::uint64_t(psums ? hw.acc_bytes() : hw.elem_bytes());
+  if (out.empty() && (d.dram_addr % eb || d.row_stride % eb || d.plane_stride % eb))
+    out = fmt::format("dram_addr = {:#x}, row_stride = {}, plane_stride = {} (each must be a multiple of the "
+                      "{}-byte element)", d.dram_addr, d.row_stride, d.plane_stride, eb);
   return out;
 }
 

@@ -19,7 +19,8 @@ inline constexpr std::uint64_t kByteStrideMax = max_of_bits(hw::field_bits::kByt
 inline constexpr std::uint64_t kDramAddrMax = max_of_bits(hw::field_bits::kDramAddr);
 
 // The first field of `c` that does not fit its width (or names a buffer or pattern bit the
-// configuration does not have), as "name = value (limit)"; empty if every field fits.
+// configuration does not have, or is a DMA address or stride that is not a whole number of
+// elements), as "name = value (limit)"; empty if every field fits.
 std::string command_field_violation(const hw::Command& c, const hw::HwParams& hw);
 
 }  // namespace flycol

@@ -22,6 +22,7 @@
 
 #include "sim/common/files.h"
 #include "sim/common/input_error.h"
+#include "sim/config/yaml_guard.h"
 #include "sim/export/embedded_files.h"
 #include "sim/export/netlist.h"
 #include "sim/export/package_text.h"
@@ -56,7 +57,9 @@ bool is_flycol_package(const fs::path& dir) {
   std::error_code ec;
   if (!fs::is_regular_file(m, ec)) return false;
   try {
-    const YAML::Node n = YAML::LoadFile(m.string());
+    // Through the YAML guard like every other file flycol reads: the directory is the user's, and
+    // a deeply nested manifest.json would otherwise recurse in yaml-cpp without a limit.
+    const YAML::Node n = load_yaml_file(m.string());
     return n.IsMap() && n["flycol_export"] && n["files"];
   } catch (const std::exception&) {
     return false;

@@ -288,7 +288,23 @@ struct Importer {
     }
   }
 
+  // Window attributes ONNX's shape inference divides by, or sizes by, without checking them
+  // first (libonnx 1.12's convPoolShapeInference divides by each stride: a zero stride is a SIGFPE
+  // in the library, not an exception; found by tests/fuzz onnx). Checked here, before inference.
+  void check_window_attributes() {
+    const auto& gp = model.graph();
+    for (int i = 0; i < gp.node_size(); ++i) {
+      const auto& n = gp.node(i);
+      const std::string name = n.name().empty() ? fmt::format("{}_{}", n.op_type(), i) : n.name();
+      for (const char* key : {"strides", "dilations", "kernel_shape"})
+        for (std::int64_t v : ints_attr(n, key, {}))
+          if (v < 1)
+            fail_node(n, name, fmt::format("attribute {} has the entry {}: every entry must be an integer >= 1", key, v));
+    }
+  }
+
   void infer_shapes() {
+    check_window_attributes();
     try {
       onnx::ShapeInferenceOptions so(true, 1, true);
       onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), so);
@@ -405,6 +421,11 @@ struct Importer {
     if (!is_float(w.dtype))
       fail_node(n, nm, fmt::format("has {} weights: import takes float weights (quantized models: use the float model)",
                                    dtype_name(w.dtype)));
+    // Shape inference does not always hold the weights to the input's rank (found by tests/fuzz onnx).
+    if (w.shape.size() != x.size())
+      fail_node(n, nm, fmt::format("has weights of shape [{}] for an input of shape [{}]: the weights need rank {} "
+                                   "(output channels, input channels / group, kernel size)",
+                                   fmt::join(w.shape, ", "), fmt::join(x, ", "), x.size()));
     if (one_d) {  // [n][c][w] -> [n][c][1][w], kernel [k][c][kw] -> [k][c][1][kw]
       x.insert(x.begin() + 2, 1);
       w.shape.insert(w.shape.begin() + 2, 1);
@@ -418,6 +439,13 @@ struct Importer {
     auto st = ints_attr(n, "strides", {});
     auto dl = ints_attr(n, "dilations", {});
     auto pd = ints_attr(n, "pads", {});
+    const std::size_t dims = one_d ? 1 : 2;
+    if ((!ks.empty() && ks.size() != dims) || (!st.empty() && st.size() != dims) || (!dl.empty() && dl.size() != dims) ||
+        (!pd.empty() && pd.size() != 2 * dims))
+      fail_node(n, nm, fmt::format("has kernel_shape [{}], strides [{}], dilations [{}], pads [{}]: a {}-D convolution "
+                                   "needs {} entries in each given one ({} in pads)",
+                                   fmt::join(ks, ", "), fmt::join(st, ", "), fmt::join(dl, ", "), fmt::join(pd, ", "),
+                                   dims, dims, 2 * dims));
     if (one_d) {
       if (!ks.empty()) ks.insert(ks.begin(), 1);
       if (!st.empty()) st.insert(st.begin(), 1);
@@ -678,6 +706,10 @@ struct Importer {
       auto st = ints_attr(n, "strides", {1, 1});
       auto dl = ints_attr(n, "dilations", {1, 1});
       std::vector<std::int64_t> pd = ints_attr(n, "pads", {0, 0, 0, 0});
+      if (ks.size() != 2 || st.size() != 2 || dl.size() != 2 || pd.size() != 4)
+        fail_node(n, nm, fmt::format("has kernel_shape [{}], strides [{}], dilations [{}], pads [{}]: a 2-D pool needs 2 "
+                                     "entries in each (4 in pads)", fmt::join(ks, ", "), fmt::join(st, ", "),
+                                     fmt::join(dl, ", "), fmt::join(pd, ", ")));
       const std::string ap = str_attr(n, "auto_pad", "NOTSET");
       if (ap == "SAME_UPPER" || ap == "SAME_LOWER" || ap == "VALID") {
         std::int64_t pt, pb, pl, pr;

@@ -254,6 +254,17 @@ Tensor parse_npy(const std::string& bytes, const std::string& source) {
   const std::uint64_t avail = bytes.size() - prefix;
   bool has_zero = false, overflow = false;
   for (std::int64_t d : t.shape) has_zero = has_zero || d == 0;
+  // An empty tensor (a zero axis) needs no data, but its other axes must still multiply to a
+  // signed 64-bit count: slice sizes and strides are computed in std::int64_t everywhere. (Without
+  // a zero axis, the data-size check below already bounds the product.)
+  std::uint64_t axes_product = 1;
+  for (std::int64_t d : t.shape)
+    if (has_zero && d != 0) {
+      if (axes_product > std::uint64_t(std::numeric_limits<std::int64_t>::max()) / std::uint64_t(d))
+        fail(fmt::format("shape {}: the product of its non-zero axes exceeds 2^63 - 1 (allowed: a shape whose "
+                         "non-zero axes multiply to at most 2^63 - 1)", t.shape_text()));
+      axes_product *= std::uint64_t(d);
+    }
   std::uint64_t need = has_zero ? 0 : esize;  // bytes for product(shape) elements
   for (std::int64_t d : t.shape)
     if (!has_zero && !overflow) {

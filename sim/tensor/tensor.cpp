@@ -36,6 +36,10 @@ int dtype_bytes(DType d) {
 }
 
 std::int64_t Tensor::elems() const {
+  // A zero axis makes the tensor empty whatever the other axes are (their product may not even
+  // fit; parse_npy rejects that, a tensor built in code may still carry such a shape).
+  for (std::int64_t d : shape)
+    if (d == 0) return 0;
   std::int64_t n = 1;
   for (std::int64_t d : shape) n *= d;
   return n;
