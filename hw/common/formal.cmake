@@ -55,7 +55,8 @@ endif()
 # formal_<name>_reach checks that the harness's sticky signal <signal> can become 1 within
 # REACH_DEPTH cycles (the environment assumptions do not make the proof vacuous).
 # BOUNDED (where the induction step is out of the default run's reach) makes formal_<name> a
-# bounded proof: every assertion holds in every trace of DEPTH cycles from reset.
+# bounded proof: every assertion holds in every trace of DEPTH cycles from reset (its twin too
+# then runs base cases only).
 # CONFIG reads flycol_pkg.sv and hw/common/cfg/<tag>_cfg_pkg.sv first. PROBES connects harness
 # wires to signals inside the flattened block: the induction invariants need registers the ports
 # do not show, and Yosys 0.23 reads no hierarchical references.
@@ -118,7 +119,7 @@ function(flycol_formal_proof name)
     endif()
     file(WRITE ${dir}/${name}_broken.ys
          "read_verilog -formal -sv -DSYNTHESIS -DFLYCOL_BUG_${ARG_BUG} ${files_text}\n${prep}"
-         "sat -tempinduct -prove-asserts ${common} -maxsteps ${ARG_BUG_DEPTH} -show-inputs\n")
+         "sat -tempinduct${baseonly} -prove-asserts ${common} -maxsteps ${ARG_BUG_DEPTH} -show-inputs\n")
     add_test(NAME formal_${name}_broken
              COMMAND ${CMAKE_COMMAND} -DYS=${dir}/${name}_broken.ys -DLOG=${dir}/${name}_broken.log
                      -DEXPECT=broken -P ${driver})
@@ -192,4 +193,26 @@ foreach(cfg small fornt16)
                              p_cyoff=${ic}.cyoff_q p_step_cx=${ic}.step_cx_q p_step_cy=${ic}.step_cy_q
                              p_step_c=${ic}.step_c_q p_step_ky=${ic}.step_ky_q
                       REACH reach_all REACH_DEPTH 9)
+endforeach()
+
+# DMA load path (stream_loader, one copy in each of the LD and PS engines): reads, responses and
+# bytes. Its geometry is the engine's: ElemBits/WordElems/MaxDepth 16/4/256 is LD and PS of
+# small, 16/16/1024 LD and PS of fornt16. BOUNDED: the induction step needs the count of DRAM
+# chunks in the chunk queue's window (a 32-slot sum over head-relative positions) and did not
+# finish in 5 minutes; 7 cycles from reset (8 take 20 s, 10 take 3 minutes) cover a stream's
+# first chunks, their responses and the packing of zero and DRAM chunks.
+set(_sl u_dut)
+foreach(shape small:4:256 fornt16:16:1024)
+  string(REPLACE ":" ";" f ${shape})
+  list(GET f 0 cfg)
+  list(GET f 1 we)
+  list(GET f 2 md)
+  flycol_formal_proof(stream_loader_${cfg} TOP stream_loader_formal CONFIG ${cfg}
+                      SOURCES ${_hw}/common/fifo.sv ${_hw}/dma/stream_loader.sv ${_hw}/dma/stream_loader_formal.sv
+                      PARAMS ElemBits=16 WordElems=${we} MaxDepth=${md}
+                      DEPTH 7 BOUNDED BUG DMA_RSP BUG_DEPTH 6
+                      PROBES p_cq_mem=${_sl}.u_chunk_queue.mem_q p_cq_head=${_sl}.u_chunk_queue.head_q
+                             p_cq_count=${_sl}.cq_count p_rq_count=${_sl}.rq_count p_rq_pop=${_sl}.rq_pop
+                             p_cq_pop=${_sl}.cq_pop p_cq_push=${_sl}.cq_push p_cq_rdata=${_sl}.cq_rdata
+                      REACH reach_all REACH_DEPTH 10)
 endforeach()
