@@ -109,7 +109,7 @@ module stream_loader_formal #(
 
   // DRAM chunks and their bytes in the chunk queue's window (head .. head+count-1). Zero
   // extension by concatenation and bytes by a multiplication: with a size cast of a part-select
-  // or a shift by a $clog2 localparam, Yosys 0.23 computed wrong sums here.
+  // or a shift by a $clog2 localparam, Yosys 0.23 gave wrong sums here (cause not isolated).
   logic [NB-1:0]      win_dram;
   logic [YB-1:0]      win_bytes;
   logic [QD-1:0]      in_win;         // slot j holds a DRAM chunk of the window
