@@ -20,6 +20,12 @@ if(CMAKE_SCRIPT_MODE_FILE)
     endif()
     string(REGEX MATCH "Trying induction with length [0-9]+" len "${out}")
     message(STATUS "proved by k-induction (${len}); log ${LOG}")
+  elseif(EXPECT STREQUAL "bounded")
+    # BOUNDED proofs: every base case up to the depth holds (no induction step is tried).
+    if(NOT rc EQUAL 0 OR out MATCHES "model found for base case" OR NOT out MATCHES "Base case for induction length ${DEPTH} proven")
+      message(FATAL_ERROR "bounded proof FAILED (log ${LOG}):\n${out}${err}")
+    endif()
+    message(STATUS "proved for ${DEPTH} cycles from reset (bounded, no induction); log ${LOG}")
   elseif(EXPECT STREQUAL "broken")
     # The twin must fail with a real counterexample from reset (a base case), not because the
     # induction did not close or the tool broke.
@@ -41,19 +47,22 @@ endif()
 
 # ---------------------------------------------------------------------------------------------
 # flycol_formal_proof(<name> TOP <harness> SOURCES <sv...> [CONFIG <tag>] [PARAMS <P>=<V>...]
-#                     DEPTH <n> [BUG <NAME> [BUG_DEPTH <n>]] [PROBES <wire>=<instance.signal>...]
+#                     DEPTH <n> [BOUNDED] [BUG <NAME> [BUG_DEPTH <n>]] [PROBES <wire>=<instance.signal>...]
 #                     [REACH <signal> REACH_DEPTH <n>])
 # CTests (label formal): formal_<name> proves every assert of the harness TOP by k-induction up
 # to DEPTH (base case and step, Yosys `sat -tempinduct`); with BUG, formal_<name>_broken reads the
 # RTL with FLYCOL_BUG_<NAME> defined and passes only on a counterexample from reset; with REACH,
 # formal_<name>_reach checks that the harness's sticky signal <signal> can become 1 within
 # REACH_DEPTH cycles (the environment assumptions do not make the proof vacuous).
+# BOUNDED (where the induction step is out of the default run's reach) makes formal_<name> a
+# bounded proof: every assertion holds in every trace of DEPTH cycles from reset (its twin too
+# then runs base cases only).
 # CONFIG reads flycol_pkg.sv and hw/common/cfg/<tag>_cfg_pkg.sv first. PROBES connects harness
 # wires to signals inside the flattened block: the induction invariants need registers the ports
 # do not show, and Yosys 0.23 reads no hierarchical references.
 # The RTL is read as for synthesis (SYNTHESIS defined) plus FORMAL.
 function(flycol_formal_proof name)
-  cmake_parse_arguments(ARG "" "TOP;CONFIG;DEPTH;BUG;BUG_DEPTH;REACH;REACH_DEPTH" "SOURCES;PARAMS;PROBES" ${ARGN})
+  cmake_parse_arguments(ARG "BOUNDED" "TOP;CONFIG;DEPTH;BUG;BUG_DEPTH;REACH;REACH_DEPTH" "SOURCES;PARAMS;PROBES" ${ARGN})
   set(files "")
   if(ARG_CONFIG)
     list(APPEND files ${PROJECT_SOURCE_DIR}/hw/common/flycol_pkg.sv
@@ -88,11 +97,18 @@ function(flycol_formal_proof name)
   set(dir ${CMAKE_CURRENT_BINARY_DIR}/formal)
   set(driver ${PROJECT_SOURCE_DIR}/hw/common/formal.cmake)
 
+  set(expect proof)
+  set(baseonly "")
+  if(ARG_BOUNDED)
+    set(expect bounded)
+    set(baseonly " -tempinduct-baseonly")
+  endif()
   file(WRITE ${dir}/${name}.ys
        "read_verilog -formal -sv -DSYNTHESIS -I${FLYCOL_RTL_INCLUDE_DIR} ${files_text}\n${prep}"
-       "sat -tempinduct -prove-asserts ${common} -maxsteps ${ARG_DEPTH} -verify\n")
+       "sat -tempinduct${baseonly} -prove-asserts ${common} -maxsteps ${ARG_DEPTH} -verify\n")
   add_test(NAME formal_${name}
-           COMMAND ${CMAKE_COMMAND} -DYS=${dir}/${name}.ys -DLOG=${dir}/${name}.log -DEXPECT=proof -P ${driver})
+           COMMAND ${CMAKE_COMMAND} -DYS=${dir}/${name}.ys -DLOG=${dir}/${name}.log -DEXPECT=${expect}
+                   -DDEPTH=${ARG_DEPTH} -P ${driver})
   set_tests_properties(formal_${name} PROPERTIES LABELS "formal" TIMEOUT 300)
 
   if(ARG_BUG)
@@ -103,7 +119,7 @@ function(flycol_formal_proof name)
     endif()
     file(WRITE ${dir}/${name}_broken.ys
          "read_verilog -formal -sv -DSYNTHESIS -I${FLYCOL_RTL_INCLUDE_DIR} -DFLYCOL_BUG_${ARG_BUG} ${files_text}\n${prep}"
-         "sat -tempinduct -prove-asserts ${common} -maxsteps ${ARG_BUG_DEPTH} -show-inputs\n")
+         "sat -tempinduct${baseonly} -prove-asserts ${common} -maxsteps ${ARG_BUG_DEPTH} -show-inputs\n")
     add_test(NAME formal_${name}_broken
              COMMAND ${CMAKE_COMMAND} -DYS=${dir}/${name}_broken.ys -DLOG=${dir}/${name}_broken.log
                      -DEXPECT=broken -P ${driver})
@@ -159,3 +175,44 @@ flycol_formal_proof(mem_arbiter TOP mem_arbiter_formal CONFIG small
                            p_count=u_dut.u_order_fifo.count_q p_last=u_dut.last_q
                     REACH reach_all REACH_DEPTH 8)
 
+
+# Index counters of the feeder, on small and fornt16: addresses inside the buffer and the tile,
+# counters in range (loop counts limited to 1..3 by the harness's assumptions). BOUNDED: the
+# induction step (offset = count * step over 10-14-bit adders) did not finish in 5 minutes, and
+# each further cycle from reset costs ~15-30 s, so the default run proves 4 cycles (reset, start,
+# two reads); the twin's counterexample needs 4.
+foreach(cfg small fornt16)
+  set(ic u_dut)
+  flycol_formal_proof(index_counters_${cfg} TOP index_counters_formal CONFIG ${cfg}
+                      SOURCES ${_hw}/feeder/index_counters.sv ${_hw}/feeder/index_counters_formal.sv
+                      DEPTH 4 BOUNDED BUG IC_BOUND BUG_DEPTH 5
+                      PROBES p_ky=${ic}.ky_q p_c=${ic}.c_q p_cx=${ic}.cx_q p_cy=${ic}.cy_q p_g=${ic}.g_q
+                             p_n_kg=${ic}.n_kg_q p_n_cy=${ic}.n_cy_q p_n_cx=${ic}.n_cx_q p_n_c=${ic}.n_c_q
+                             p_n_ky=${ic}.n_ky_q p_region=${ic}.region_q p_joff=${ic}.joff_q
+                             p_kyoff=${ic}.kyoff_q p_coff=${ic}.coff_q p_cxoff=${ic}.cxoff_q
+                             p_cyoff=${ic}.cyoff_q p_step_cx=${ic}.step_cx_q p_step_cy=${ic}.step_cy_q
+                             p_step_c=${ic}.step_c_q p_step_ky=${ic}.step_ky_q
+                      REACH reach_all REACH_DEPTH 9)
+endforeach()
+
+# DMA load path (stream_loader, one copy in each of the LD and PS engines): reads, responses and
+# bytes. Its geometry is the engine's: ElemBits/WordElems/MaxDepth 16/4/256 is LD and PS of
+# small, 16/16/1024 LD and PS of fornt16. BOUNDED: the induction step needs the count of DRAM
+# chunks in the chunk queue's window (a 32-slot sum over head-relative positions) and did not
+# finish in 5 minutes; 7 cycles from reset (8 take 20 s, 10 take 3 minutes) cover a stream's
+# first chunks, their responses and the packing of zero and DRAM chunks.
+set(_sl u_dut)
+foreach(shape small:4:256 fornt16:16:1024)
+  string(REPLACE ":" ";" f ${shape})
+  list(GET f 0 cfg)
+  list(GET f 1 we)
+  list(GET f 2 md)
+  flycol_formal_proof(stream_loader_${cfg} TOP stream_loader_formal CONFIG ${cfg}
+                      SOURCES ${_hw}/common/fifo.sv ${_hw}/dma/stream_loader.sv ${_hw}/dma/stream_loader_formal.sv
+                      PARAMS ElemBits=16 WordElems=${we} MaxDepth=${md}
+                      DEPTH 7 BOUNDED BUG DMA_RSP BUG_DEPTH 6
+                      PROBES p_cq_mem=${_sl}.u_chunk_queue.mem_q p_cq_head=${_sl}.u_chunk_queue.head_q
+                             p_cq_count=${_sl}.cq_count p_rq_count=${_sl}.rq_count p_rq_pop=${_sl}.rq_pop
+                             p_cq_pop=${_sl}.cq_pop p_cq_push=${_sl}.cq_push p_cq_rdata=${_sl}.cq_rdata
+                      REACH reach_all REACH_DEPTH 10)
+endforeach()

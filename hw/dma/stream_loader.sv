@@ -238,7 +238,11 @@ module stream_loader #(
     {head_zero, head_count, head_lane} = cq_rdata;
     consume = active_q && !cq_empty && (head_zero || !rq_empty);
     cq_pop = consume;
+`ifdef FLYCOL_BUG_DMA_RSP
+    rq_pop = consume;  // formal twin: a zero chunk also pops a read response
+`else
     rq_pop = consume && !head_zero;
+`endif
     rq_push = rsp_valid_i;
 
     pack_end = pack_off_q + head_count;

@@ -67,7 +67,11 @@ module index_counters #(
     // go + region <= (j+1)*B, without a divider.
     last_j = CmpBits'(go) + CmpBits'(region_q) <= CmpBits'(joff_q) + CmpBits'(B);
     // "counter + 1 < n" is the core's advance test; its negation marks the counter's last value.
+`ifdef FLYCOL_BUG_IC_BOUND
+    ky_last = {1'b0, ky_q} + 1'b1 > {1'b0, n_ky_q};  // formal twin: one kernel row too many
+`else
     ky_last = {1'b0, ky_q} + 1'b1 >= {1'b0, n_ky_q};
+`endif
     c_last = {1'b0, c_q} + 1'b1 >= {1'b0, n_c_q};
     cx_last = {1'b0, cx_q} + 1'b1 >= {1'b0, n_cx_q};
     cy_last = {1'b0, cy_q} + 1'b1 >= {1'b0, n_cy_q};
