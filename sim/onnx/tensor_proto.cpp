@@ -130,7 +130,8 @@ Tensor tensor_from_proto(const onnx::TensorProto& t, const std::string& base_dir
     n *= d;
     out.shape.push_back(d);
   }
-  out.values.resize(std::size_t(n));
+  // The values are allocated only once the data present is known to match the shape: a few bytes
+  // of model claiming 2^30 elements must be refused, not allocated (found by the onnx fuzz harness).
 
   const bool external = t.data_location() == onnx::TensorProto::EXTERNAL;
   if (external || t.has_raw_data()) {
@@ -140,6 +141,7 @@ Tensor tensor_from_proto(const onnx::TensorProto& t, const std::string& base_dir
       throw InputError(source, "", tensor_label(t) + ": " +
                        fmt::format("holds {} bytes of {} data, but its shape [{}] needs {} x {} = {} bytes",
                                    raw.size(), proto_type_name(type), fmt::join(out.shape, ", "), n, bytes, n * bytes));
+    out.values.resize(std::size_t(n));
     const char* p = raw.data();
     for (std::int64_t i = 0; i < n; ++i, p += bytes) {
       double v = 0;
@@ -169,6 +171,7 @@ Tensor tensor_from_proto(const onnx::TensorProto& t, const std::string& base_dir
     if (have != n)
       throw InputError(source, "", tensor_label(t) + ": " +
                        fmt::format("holds {} values, but its shape [{}] needs {}", have, fmt::join(out.shape, ", "), n));
+    out.values.resize(std::size_t(n));
     for (std::int64_t i = 0; i < n; ++i) {
       const int j = int(i);
       double v = 0;
