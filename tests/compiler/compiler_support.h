@@ -16,6 +16,7 @@
 #include "sim/compiler/interpreter.h"
 #include "sim/config/config_keys.h"
 #include "sim/golden/conv.h"
+#include "tests/common/small_config_text.h"
 
 namespace flycol::test {
 
@@ -23,16 +24,7 @@ namespace flycol::test {
 inline Config small_config() {
   const std::string path = configs_dir() + "/small.yaml";
   if (std::filesystem::exists(path)) return load_config(path);
-  return parse_config(R"(name: small
-array: { rows: 4, cols: 4 }
-arithmetic: fp16
-sram:
-  ifmap:   { kbytes: 2, buffers: 2, word_bits: 64 }
-  weights: { kbytes: 2, buffers: 2, word_bits: 64 }
-  psums:   { kbytes: 2, buffers: 2, word_bits: 64 }
-feeder: { pattern_bits: 32, intermediate_regs: 2, fifo_depth: 4 }
-)",
-                      "small (built in by the test)");
+  return parse_config(kSmallConfigText, "small (built in by the test)");
 }
 
 // Small configurations for the other arithmetics and buffer counts. The integer arrays differ

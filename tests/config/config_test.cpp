@@ -15,6 +15,7 @@
 #include "sim/config/config.h"
 #include "sim/config/layer.h"
 #include "sim/config/yaml_guard.h"
+#include "tests/common/small_config_text.h"
 #include "tests/common/test_util.h"
 
 using flycol::Config;
@@ -215,6 +216,11 @@ TEST_CASE("derived values", "[config]") {
   CHECK(c.max_dilation(5) == 15);  // (5 - 1) * 15 + 1 = 61 <= 64
   CHECK(flycol::parse_config("dram: { latency_ns: 0 }", "t").dram_latency_cycles() == 0);
   CHECK(flycol::parse_config("dram: { latency_ns: 1 }", "t").dram_latency_cycles() == 1);
+}
+
+TEST_CASE("the tests' built-in copy of small.yaml is the shipped file", "[config]") {
+  // tests/compiler and the command-stream fuzz harness use the copy when they run without files.
+  CHECK(flycol::parse_config(flycol::test::kSmallConfigText, "copy") == flycol::load_config(repo_path("configs/small.yaml")));
 }
 
 TEST_CASE("configuration names and paths", "[config]") {

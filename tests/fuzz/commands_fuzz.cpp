@@ -25,22 +25,12 @@
 #include "sim/compiler/interpreter.h"
 #include "sim/config/config.h"
 #include "sim/config/layer.h"
+#include "tests/common/small_config_text.h"
 
 namespace {
 
 using flycol::hw::Command;
 using flycol::hw::Opcode;
-
-// The configuration of configs/small.yaml, spelled out so the harness needs no file.
-const char* const kSmallConfig = R"(name: small-fuzz
-array: { rows: 4, cols: 4 }
-arithmetic: fp16
-sram:
-  ifmap:   { kbytes: 2, buffers: 2, word_bits: 64 }
-  weights: { kbytes: 2, buffers: 2, word_bits: 64 }
-  psums:   { kbytes: 2, buffers: 2, word_bits: 64 }
-feeder: { pattern_bits: 32, intermediate_regs: 2, fifo_depth: 4 }
-)";
 
 const flycol::Program& base_program() {
   static const flycol::Program p = [] {
@@ -49,7 +39,7 @@ const flycol::Program& base_program() {
     o.tile_h = 2;
     o.tile_w = 4;
     return flycol::compile_layer(flycol::parse_layer_spec("name=fz,C=3,H=5,W=6,K=5,k=3,p=1", "fuzz"),
-                                 flycol::parse_config(kSmallConfig, "small-fuzz"), o);
+                                 flycol::parse_config(flycol::test::kSmallConfigText, "small (built in by the harness)"), o);
   }();
   return p;
 }
