@@ -217,9 +217,11 @@ module index_counters_formal #(
                        s_c_q == s_cx_q + W'(p_coff) && s_ky_q == s_c_q + W'(p_kyoff));
       a_inv_s_le: assert (s_cy_q <= l_cy_q && s_cx_q <= m_cx_q && s_c_q <= m_c_q &&
                           s_ky_q <= m_ky_q);
-      // The RTL's wrapping row start is the exact one.
-      a_inv_rs: assert (W'(row_start) == s_ky_q);
-      a_inv_ptr: assert (W'(ptr) == ptr_w);
+      // The RTL's wrapping row start and read pointer are the exact ones modulo 2^PtrBits (an
+      // exact W-bit equality costs the step twice the time), and the exact pointer's word is at
+      // most the RUN's last word, so below 2^PtrBits (no wrap).
+      a_inv_rs: assert (PtrBits'(s_ky_q) == row_start);
+      a_inv_ptr: assert (PtrBits'(ptr_w) == ptr && (ptr_w >> Log2B) <= (last_q >> Log2B));
       a_inv_row: assert (row_last <= last_q);
       // Idle: the counters wrapped to zero (the next RUN starts from a clean state anyway).
       if (!has_read) a_inv_idle: assert (p_ky == '0 && p_c == '0 && p_cx == '0 && p_cy == '0 &&
