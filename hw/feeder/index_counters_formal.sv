@@ -18,12 +18,10 @@ module index_counters_formal #(
   localparam int unsigned AddrBits = flycol_pkg::index_bits(Cfg.ifmap_depth);
   localparam int unsigned PtrBits = AddrBits + Log2B;
   localparam int unsigned NB = flycol_pkg::CountBits;  // count fields
-  // Wide enough for four offsets below 2^PtrBits plus a 16-bit region without overflow.
-  localparam int unsigned W = ((PtrBits > NB) ? PtrBits : NB) + 4;
-  // Loop counts are limited to 1..2^NS-1 (assumed at the start). The offsets are running sums
-  // in the RTL; the invariant ties each one to count * step, written below as NS shifted adds
-  // (not a W x W multiplier, whose identities SAT does not settle in the default run's budget).
-  localparam int unsigned NS = 2;
+  // Harness sums: four products (n - 1) * step below 2^(PtrBits+1) plus a region of at most
+  // 2^PtrBits never overflow W bits (the region's bound is assumed at the start; a larger one
+  // fails the start check), so the start assumption's sum is exact.
+  localparam int unsigned W = PtrBits + 4;
 
   logic                    has_read, flush;
   logic [AddrBits-1:0]     addr;
@@ -46,26 +44,31 @@ module index_counters_formal #(
     /* verilator lint_on PINCONNECTEMPTY */
   );
 
-  // Probes of the counters' registers (runner PROBES): the invariant needs them.
+  // Probes of the counters' registers and of their "last value" wires (runner PROBES).
   logic [NB-1:0]      p_ky, p_c, p_cx, p_cy, p_g, p_n_kg, p_n_cy, p_n_cx, p_n_c, p_n_ky, p_region;
   logic [PtrBits-1:0] p_joff, p_kyoff, p_coff, p_cxoff, p_cyoff;
   logic [PtrBits-1:0] p_step_cx, p_step_cy, p_step_c, p_step_ky;
+  logic               p_last_j, p_ky_last, p_c_last, p_cx_last, p_cy_last;
 
-  // count * step as NS = 2 shifted adds (count < 2^NS by the invariant). A macro, not a function:
-  // Yosys 0.23 mis-evaluates several calls of a looping function inside one always_comb. Its
-  // preprocessor does not substitute a macro argument right after a size cast's tick (W'(s)),
+  // count * step for a count of 0, 1 or 2 (loop counts are limited to 1..3, so every count and
+  // every n - 1 is one of these): a multiplexer, no adder, so SAT never meets a product. A macro,
+  // not a function: Yosys 0.23 mis-evaluates several calls of a function inside one always_comb;
+  // its preprocessor does not substitute a macro argument right after a size cast's tick (W'(s)),
   // hence the concatenations.
-`define IC_MUL(n, s) ((((n) & 16'd1) != 16'd0 ? {{(W - PtrBits){1'b0}}, s} : {W{1'b0}}) + \
-                      (((n) & 16'd2) != 16'd0 ? {{(W - PtrBits - 1){1'b0}}, s, 1'b0} : {W{1'b0}}))
+`define IC_P(n, s) (((n) == 16'd0) ? {W{1'b0}} : \
+                    ((n) == 16'd1) ? {{(W - PtrBits){1'b0}}, s} : {{(W - PtrBits - 1){1'b0}}, s, 1'b0})
 
-  // The element index of the RUN's last read element, from the start check
-  // (hw::IndexCounters::check_run): the sum of (n-1)*step over the four counters + region - 1.
-  logic [W-1:0] last_in;
-  assign last_in = `IC_MUL(run_i.run_n_cx - 1'b1, PtrBits'(run_i.run_step_cx)) +
-                   `IC_MUL(run_i.run_n_cy - 1'b1, PtrBits'(run_i.run_step_cy)) +
-                   `IC_MUL(run_i.run_n_c - 1'b1, PtrBits'(run_i.run_step_c)) +
-                   `IC_MUL(run_i.run_n_ky - 1'b1, PtrBits'(run_i.run_step_ky)) +
-                   W'(run_i.run_region) - 1'b1;
+  // ---- Environment ----
+  logic [W-1:0] st_l_ky, st_l_c, st_l_cx, st_l_cy, st_last;
+  always_comb begin
+    st_l_ky = `IC_P(run_i.run_n_ky - 1'b1, PtrBits'(run_i.run_step_ky));
+    st_l_c = `IC_P(run_i.run_n_c - 1'b1, PtrBits'(run_i.run_step_c));
+    st_l_cx = `IC_P(run_i.run_n_cx - 1'b1, PtrBits'(run_i.run_step_cx));
+    st_l_cy = `IC_P(run_i.run_n_cy - 1'b1, PtrBits'(run_i.run_step_cy));
+    // The element index of the RUN's last element (hw::IndexCounters::check_run), summed from the
+    // outermost loop inwards as the harness's running sums below.
+    st_last = st_l_cy + st_l_cx + st_l_c + st_l_ky + W'(run_i.run_region) - 1'b1;
+  end
 
   logic init_q = 1'b1;
   always_ff @(posedge clk_i) init_q <= 1'b0;
@@ -76,34 +79,101 @@ module index_counters_formal #(
       assume (!has_read && !issue_i);
       assume (run_i.run_n_kg != '0 && run_i.run_n_cy != '0 && run_i.run_n_cx != '0 &&
               run_i.run_n_c != '0 && run_i.run_n_ky != '0 && run_i.run_region != '0);
-      assume (run_i.run_n_kg < NB'(2 ** NS) && run_i.run_n_cy < NB'(2 ** NS) &&
-              run_i.run_n_cx < NB'(2 ** NS) && run_i.run_n_c < NB'(2 ** NS) &&
-              run_i.run_n_ky < NB'(2 ** NS));
+      // Loop counts limited to 1..3 (the harness's products are multiplexers over 0, 1, 2).
+      assume (run_i.run_n_kg < 16'd4 && run_i.run_n_cy < 16'd4 && run_i.run_n_cx < 16'd4 &&
+              run_i.run_n_c < 16'd4 && run_i.run_n_ky < 16'd4);
       // The RTL keeps PtrBits of each step (a larger one only fits with n = 1, never added).
       assume (run_i.run_step_cx < 24'(2 ** PtrBits) && run_i.run_step_cy < 24'(2 ** PtrBits) &&
               run_i.run_step_c < 24'(2 ** PtrBits) && run_i.run_step_ky < 24'(2 ** PtrBits));
-      assume ((last_in >> Log2B) < W'(Cfg.ifmap_depth));
+      // The region fits the buffer (implied by the next line; keeps the W-bit sum exact).
+      assume (run_i.run_region <= 16'(2 ** PtrBits));
+      assume ((st_last >> Log2B) < W'(Cfg.ifmap_depth));
     end
     if (issue_i) assume (has_read);
   end
 
-  // The invariant's products, as wires (kept out of the assertions' expressions), and the tile
-  // bound of the RUN in progress: the start check's sum on the RUN's registers (constant during
-  // the RUN; reset: the default RUN, one element at 0).
-  logic [W-1:0] m_ky, m_c, m_cx, m_cy, last_now;
-  assign m_ky = `IC_MUL(p_ky, p_step_ky);
-  assign m_c = `IC_MUL(p_c, p_step_c);
-  assign m_cx = `IC_MUL(p_cx, p_step_cx);
-  assign m_cy = `IC_MUL(p_cy, p_step_cy);
-  assign last_now = `IC_MUL(p_n_cx - 1'b1, p_step_cx) + `IC_MUL(p_n_cy - 1'b1, p_step_cy) +
-                    `IC_MUL(p_n_c - 1'b1, p_step_c) + `IC_MUL(p_n_ky - 1'b1, p_step_ky) +
-                    W'(p_region) - 1'b1;
-
-  logic [W-1:0] row_start, go, ptr;
+  // ---- The RUN's bounds, latched at the start ----
+  // l_* = (n - 1) * step per loop; m_* = the sums of l_* from the outermost loop (cy) inwards,
+  // i.e. the largest partial row start of each level; last_q = the RUN's last element.
+  logic [W-1:0] l_ky_q, l_c_q, l_cx_q, l_cy_q, m_c_q, m_cx_q, m_ky_q, last_q;
+  // ---- Running partial sums, outermost first ----
+  // s_cy = cyoff, s_cx = s_cy + cxoff, s_c = s_cx + coff, s_ky = s_c + kyoff (the row start).
+  // A level holds its register while no carry reaches it, so the bound s_<x> <= m_<x> of an
+  // untouched level carries over from the previous cycle and each new bound needs one addition
+  // (a <= b and c <= d give a + c <= b + d): SAT settles that in a second, while a bound of a
+  // four-term sum from four per-level bounds did not finish in 10 minutes.
+  logic [W-1:0] s_cy_q, s_cx_q, s_c_q, s_ky_q, s_cy_d, s_cx_d, s_c_d, s_ky_d;
+  logic         cin_ky, cin_c, cin_cx, cin_cy;
+  logic [NB-1:0] ky_n, c_n, cx_n, cy_n;
   always_comb begin
-    row_start = W'(p_kyoff) + W'(p_coff) + W'(p_cxoff) + W'(p_cyoff);
-    go = row_start & W'(B - 1);
-    ptr = row_start + W'(p_joff);
+    // A carry into a level: that level advances or wraps this cycle (the RTL's own conditions).
+    cin_ky = issue_i && p_last_j;
+    cin_c = cin_ky && p_ky_last;
+    cin_cx = cin_c && p_c_last;
+    cin_cy = cin_cx && p_cx_last;
+    ky_n = !cin_ky ? p_ky : p_ky_last ? '0 : p_ky + 1'b1;
+    c_n = !cin_c ? p_c : p_c_last ? '0 : p_c + 1'b1;
+    cx_n = !cin_cx ? p_cx : p_cx_last ? '0 : p_cx + 1'b1;
+    cy_n = !cin_cy ? p_cy : p_cy_last ? '0 : p_cy + 1'b1;
+    s_cy_d = s_cy_q;
+    s_cx_d = s_cx_q;
+    s_c_d = s_c_q;
+    s_ky_d = s_ky_q;
+    if (start_i) begin
+      s_cy_d = '0;
+      s_cx_d = '0;
+      s_c_d = '0;
+      s_ky_d = '0;
+    end else begin
+      if (cin_cy) s_cy_d = `IC_P(cy_n, p_step_cy);
+      if (cin_cx) s_cx_d = s_cy_d + `IC_P(cx_n, p_step_cx);
+      if (cin_c) s_c_d = s_cx_d + `IC_P(c_n, p_step_c);
+      if (cin_ky) s_ky_d = s_c_d + `IC_P(ky_n, p_step_ky);
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      l_ky_q <= '0;
+      l_c_q <= '0;
+      l_cx_q <= '0;
+      l_cy_q <= '0;
+      m_cx_q <= '0;
+      m_c_q <= '0;
+      m_ky_q <= '0;
+      last_q <= '0;
+      s_cy_q <= '0;
+      s_cx_q <= '0;
+      s_c_q <= '0;
+      s_ky_q <= '0;
+    end else begin
+      if (start_i) begin
+        l_ky_q <= st_l_ky;
+        l_c_q <= st_l_c;
+        l_cx_q <= st_l_cx;
+        l_cy_q <= st_l_cy;
+        m_cx_q <= st_l_cy + st_l_cx;
+        m_c_q <= st_l_cy + st_l_cx + st_l_c;
+        m_ky_q <= st_l_cy + st_l_cx + st_l_c + st_l_ky;
+        last_q <= st_last;
+      end
+      s_cy_q <= s_cy_d;
+      s_cx_q <= s_cx_d;
+      s_c_q <= s_c_d;
+      s_ky_q <= s_ky_d;
+    end
+  end
+
+  // The RTL's row start and read pointer (PtrBits, its own sums, wrapping) and the harness's exact
+  // W-bit ones.
+  logic [PtrBits-1:0] row_start, ptr;
+  logic [W-1:0]       ptr_w, go, row_last;
+  always_comb begin
+    row_start = p_kyoff + p_coff + p_cxoff + p_cyoff;
+    ptr = row_start + p_joff;
+    ptr_w = s_ky_q + W'(p_joff);
+    go = s_ky_q & W'(B - 1);
+    row_last = s_ky_q + W'(p_region) - 1'b1;
   end
 
   always_comb begin
@@ -112,8 +182,7 @@ module index_counters_formal #(
         // Every read inside the ifmap buffer and inside the RUN's tile: at most the word of the
         // RUN's last element (so no word of another tile is read).
         a_in_buf: assert (32'(addr) < Cfg.ifmap_depth);
-        a_in_tile: assert (W'(addr) <= (last_now >> Log2B));
-        a_addr: assert (W'(addr) == (ptr >> Log2B));
+        a_in_tile: assert (W'(addr) <= (last_q >> Log2B));
         // The word is one of the row's: it starts before the row's last element.
         a_in_row: assert (W'(p_joff) < go + W'(p_region));
       end
@@ -124,18 +193,39 @@ module index_counters_formal #(
       if (flush) a_flush: assert (p_ky == p_n_ky - 1'b1 && p_c == p_n_c - 1'b1 &&
                                   p_cx == p_n_cx - 1'b1 && p_cy == p_n_cy - 1'b1 &&
                                   p_g == p_n_kg - 1'b1);
-      // Induction strengthening: the running sums are count * step, the loop counts stay in
-      // 1..2^NS-1, the region is not empty, the word offset is whole words, and the tile bound
-      // is the start check's sum.
-      a_inv_off: assert (W'(p_kyoff) == m_ky && W'(p_coff) == m_c && W'(p_cxoff) == m_cx &&
-                         W'(p_cyoff) == m_cy);
-      a_inv_n: assert (p_n_kg < NB'(2 ** NS) && p_n_cy < NB'(2 ** NS) && p_n_cx < NB'(2 ** NS) &&
-                       p_n_c < NB'(2 ** NS) && p_n_ky < NB'(2 ** NS) && p_region != '0);
+      // ---- Induction strengthening ----
+      // Loop counts in 1..3, region not empty, whole-word offsets within the row.
+      a_inv_n: assert (p_n_kg < 16'd4 && p_n_cy < 16'd4 && p_n_cx < 16'd4 && p_n_c < 16'd4 &&
+                       p_n_ky < 16'd4 && p_n_kg != '0 && p_region != '0 &&
+                       p_region <= 16'(2 ** PtrBits));
       a_inv_joff: assert ((p_joff & PtrBits'(B - 1)) == '0);
+      // The RUN's bounds are the RUN registers' (n - 1) * step and their sums; they fit the buffer.
+      a_inv_l: assert (l_ky_q == `IC_P(p_n_ky - 1'b1, p_step_ky) &&
+                       l_c_q == `IC_P(p_n_c - 1'b1, p_step_c) &&
+                       l_cx_q == `IC_P(p_n_cx - 1'b1, p_step_cx) &&
+                       l_cy_q == `IC_P(p_n_cy - 1'b1, p_step_cy));
+      a_inv_m: assert (m_cx_q == l_cy_q + l_cx_q && m_c_q == m_cx_q + l_c_q &&
+                       m_ky_q == m_c_q + l_ky_q && last_q == m_ky_q + W'(p_region) - 1'b1);
+      a_inv_m_le: assert (l_cy_q <= m_cx_q && m_cx_q <= m_c_q && m_c_q <= m_ky_q &&
+                          m_ky_q <= last_q);
+      a_inv_fit: assert ((last_q >> Log2B) < W'(Cfg.ifmap_depth));
+      // Each running-sum offset is count * step (RTL register, zero-extended).
+      a_inv_off: assert (W'(p_kyoff) == `IC_P(p_ky, p_step_ky) && W'(p_coff) == `IC_P(p_c, p_step_c) &&
+                         W'(p_cxoff) == `IC_P(p_cx, p_step_cx) && W'(p_cyoff) == `IC_P(p_cy, p_step_cy));
+      // The partial sums: definitions and bounds, level by level.
+      a_inv_s: assert (s_cy_q == W'(p_cyoff) && s_cx_q == s_cy_q + W'(p_cxoff) &&
+                       s_c_q == s_cx_q + W'(p_coff) && s_ky_q == s_c_q + W'(p_kyoff));
+      a_inv_s_le: assert (s_cy_q <= l_cy_q && s_cx_q <= m_cx_q && s_c_q <= m_c_q &&
+                          s_ky_q <= m_ky_q);
+      // The RTL's wrapping row start and read pointer are the exact ones modulo 2^PtrBits (an
+      // exact W-bit equality costs the step twice the time), and the exact pointer's word is at
+      // most the RUN's last word, so below 2^PtrBits (no wrap).
+      a_inv_rs: assert (PtrBits'(s_ky_q) == row_start);
+      a_inv_ptr: assert (PtrBits'(ptr_w) == ptr && (ptr_w >> Log2B) <= (last_q >> Log2B));
+      a_inv_row: assert (row_last <= last_q);
       // Idle: the counters wrapped to zero (the next RUN starts from a clean state anyway).
       if (!has_read) a_inv_idle: assert (p_ky == '0 && p_c == '0 && p_cx == '0 && p_cy == '0 &&
                                          p_g == '0 && p_joff == '0);
-      a_inv_fit: assert ((last_now >> Log2B) < W'(Cfg.ifmap_depth));
     end
   end
 
@@ -155,5 +245,5 @@ module index_counters_formal #(
   assign reach_all = reach_end_q;
 
 endmodule
-`undef IC_MUL
+`undef IC_P
 `endif
