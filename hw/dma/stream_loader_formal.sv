@@ -1,7 +1,11 @@
 // Formal harness of the DMA load path's request/response bookkeeping (stream_loader.sv), proved
 // by hw/common/formal.cmake (k-induction): every issued read gets exactly one response, which the
 // packer consumes with that read's chunk; the response FIFO never overflows or underflows; the
-// bytes requested equal the bytes accounted (consumed plus still owed).
+// bytes requested equal the bytes consumed plus the bytes of the DRAM chunks still queued.
+//
+// Compositional: the runner reads stream_loader_fifo_formal.sv, a formal model of the FIFO
+// cell, instead of hw/common/fifo.sv, so both queues of the loader are that model here (see its
+// header). Its head-relative entries keep the induction invariants below local to one entry.
 `ifdef FORMAL
 module stream_loader_formal #(
   parameter int unsigned ElemBits  = 16,   // the engine's element bits (LD: elem, PS: acc)
@@ -20,9 +24,9 @@ module stream_loader_formal #(
 );
 
   localparam int unsigned QD = flycol_pkg::ChunkQueueDepth;
-  localparam int unsigned QB = $clog2(QD);
   localparam int unsigned CB = $clog2(QD + 1);  // FIFO counts
   localparam int unsigned NB = CB + 2;          // harness counts, wider so an overflow shows
+  localparam int unsigned TB = CB;              // zero-chunk tags: differences up to QD
   localparam int unsigned CountBits = $clog2(((WordElems > flycol_pkg::BeatBytes) ? WordElems
                                                                                    : flycol_pkg::BeatBytes) + 1);
   localparam int unsigned LaneBits = $clog2(flycol_pkg::BeatBytes);
@@ -66,16 +70,15 @@ module stream_loader_formal #(
   // passes requests on unchanged).
   assign req_fire = req_valid && req_ready_i;
 
-  // Probes (runner PROBES): the chunk queue's storage, head and count, the response FIFO's
-  // count, and the packer's consume decisions.
+  // Probes (runner PROBES): the chunk queue's storage, count and push data, the response FIFO's
+  // count, and the packer's consume decisions. (p_cq_head is gone: the model's head is entry 0.)
   logic [QD*ChunkBits-1:0] p_cq_mem;
-  logic [QB-1:0]           p_cq_head;
   logic [CB-1:0]           p_cq_count, p_rq_count;
   logic                    p_rq_pop, p_cq_pop, p_cq_push;
-  logic [ChunkBits-1:0]    p_cq_rdata;
+  logic [ChunkBits-1:0]    p_cq_rdata, p_cq_wdata;
 
-  // Scoreboard: reads outstanding in the memory, DRAM chunks in the chunk queue (pushed by a
-  // fired read, popped with their response), and bytes requested but not yet consumed.
+  // Scoreboard: reads outstanding in the memory, DRAM chunks in the chunk queue (one pushed per
+  // fired read, one popped per response consumed), and bytes requested but not yet consumed.
   logic [NB-1:0] out_q, dram_q;
   logic [YB-1:0] owed_q;
   logic [YB-1:0] consumed_bytes;
@@ -95,40 +98,99 @@ module stream_loader_formal #(
     if (out_q == '0) assume (!rsp_valid_i);
   end
 
+  // Ghost counters of the chunk queue's traffic, taken from its ports: zero chunks pushed and
+  // popped (zin_q, zout_q, modulo 2^TB), and the bytes of the DRAM chunks pushed and popped
+  // (bin_q, bout_q, modulo 2^YB). A popped entry's kind and size are read at the queue's output.
+  logic [TB-1:0] zin_q, zout_q;
+  logic [YB-1:0] bin_q, bout_q;
+  // No wire of the harness may be a mere copy of probe bits (a part-select, a size cast, a double
+  // negation): proc's opt_expr turns such a wire into an alias of the probe, `connect -set` then
+  // drops the alias with the probe's old (empty) driver, and the wire is left free. Probe bits
+  // are used inside expressions only; the DRAM-kind bits are single negations (real cells).
+  logic          w_dram, r_dram;
+  logic [YB-1:0] w_bytes, r_bytes;
+  assign w_dram = !p_cq_wdata[ChunkBits-1];
+  assign r_dram = !p_cq_rdata[ChunkBits-1];
+  assign w_bytes = w_dram ?
+      ({{(YB - CountBits){1'b0}}, p_cq_wdata[LaneBits +: CountBits]} * YB'(ElemBits / 8)) : '0;
+  assign r_bytes = r_dram ? consumed_bytes : '0;
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       out_q <= '0;
       dram_q <= '0;
       owed_q <= '0;
+      zin_q <= '0;
+      zout_q <= '0;
+      bin_q <= '0;
+      bout_q <= '0;
     end else begin
       out_q <= out_q + NB'(req_fire) - NB'(rsp_valid_i);
-      dram_q <= dram_q + NB'(req_fire) - NB'(p_rq_pop);
+      dram_q <= dram_q + NB'(req_fire) - {{(NB - 1){1'b0}}, p_rq_pop};
       owed_q <= owed_q + (req_fire ? YB'(req_bytes) : '0) - (p_rq_pop ? consumed_bytes : '0);
+      zin_q <= zin_q + {{(TB - 1){1'b0}}, p_cq_push && p_cq_wdata[ChunkBits-1]};
+      zout_q <= zout_q + {{(TB - 1){1'b0}}, p_cq_pop && p_cq_rdata[ChunkBits-1]};
+      bin_q <= bin_q + (p_cq_push ? w_bytes : '0);
+      bout_q <= bout_q + (p_cq_pop ? r_bytes : '0);
     end
   end
 
-  // DRAM chunks and their bytes in the chunk queue's window (head .. head+count-1). Zero
-  // extension by concatenation and bytes by a multiplication: with a size cast of a part-select
-  // or a shift by a $clog2 localparam, Yosys 0.23 gave wrong sums here (cause not isolated).
-  logic [NB-1:0]      win_dram;
-  logic [YB-1:0]      win_bytes;
-  logic [QD-1:0]      in_win;         // slot j holds a DRAM chunk of the window
-  logic [QD*YB-1:0]   slot_bytes;     // its bytes (0 outside the window)
-  for (genvar j = 0; j < QD; j++) begin : g_slot
-    logic [QB-1:0] dist;
-    assign dist = QB'(j) - p_cq_head;
-    assign in_win[j] = ({1'b0, dist} < p_cq_count) && !p_cq_mem[j*ChunkBits+ChunkBits-1];
-    assign slot_bytes[j*YB+:YB] = in_win[j] ?
-        ({{(YB - CountBits){1'b0}}, p_cq_mem[j*ChunkBits+LaneBits+:CountBits]} * YB'(ElemBits / 8)) : '0;
-  end
-  always_comb begin
-    win_dram = '0;
-    win_bytes = '0;
+  // Ghost tag per queue entry, written with the entry at its push and shifted with it at a pop
+  // (as the model FIFO does): ztag = zero chunks pushed before it, btag = DRAM bytes pushed
+  // before it. Not reset, like the queue's storage: only entries below the count are read. They
+  // replace the 32-entry sums over the queue: each invariant below relates one entry to its
+  // successor, to the head or to the counters, so the induction step stays local.
+  logic [CB-1:0]    wpos;
+  logic [QD*TB-1:0] ztag_q;
+  logic [QD*YB-1:0] btag_q;
+  assign wpos = p_cq_count - {{(CB - 1){1'b0}}, p_cq_pop};
+  always_ff @(posedge clk_i) begin
+    // (&& rst_ni: a bare probe as the condition becomes an alias wire, see above.)
+    if (p_cq_pop && rst_ni) begin
+      ztag_q <= {{TB{1'b0}}, ztag_q[QD*TB-1:TB]};
+      btag_q <= {{YB{1'b0}}, btag_q[QD*YB-1:YB]};
+    end
     for (int j = 0; j < QD; j++) begin
-      win_dram = win_dram + NB'(in_win[j]);
-      win_bytes = win_bytes + slot_bytes[j*YB+:YB];
+      if (p_cq_push && wpos == CB'(j)) begin
+        ztag_q[j*TB +: TB] <= zin_q;
+        btag_q[j*YB +: YB] <= bin_q;
+      end
     end
   end
+
+  // Per entry j below the count: the chain to the next entry (or to the counters after the last
+  // one), and the zero chunks from j to the tail (zin - ztag[j]): at least one if j is a zero
+  // chunk, and at most the entries from j to the tail, less one if j is a DRAM chunk. Zero
+  // extension by concatenation and bytes by a multiplication (see the probe note above).
+  logic [QD-1:0] ok_chain, ok_bound;
+  logic [TB-1:0] head_ztag;
+  logic [YB-1:0] head_btag;
+  for (genvar j = 0; j < QD; j++) begin : g_slot
+    localparam int unsigned Nx = (j + 1) % QD;
+    logic          in_win, is_last, dram;
+    logic [YB-1:0] bytes;
+    logic [TB-1:0] ztag, ztag_next, zrest, room;
+    logic [YB-1:0] btag, btag_next;
+    assign in_win = CB'(j) < p_cq_count;
+    assign is_last = CB'(j + 1) == p_cq_count;
+    assign dram = !p_cq_mem[j*ChunkBits+ChunkBits-1];
+    assign bytes = dram ?
+        ({{(YB - CountBits){1'b0}}, p_cq_mem[j*ChunkBits+LaneBits+:CountBits]} * YB'(ElemBits / 8)) : '0;
+    assign ztag = ztag_q[j*TB +: TB];
+    assign btag = btag_q[j*YB +: YB];
+    assign ztag_next = ztag_q[Nx*TB +: TB];
+    assign btag_next = btag_q[Nx*YB +: YB];
+    assign zrest = zin_q - ztag;
+    assign room = p_cq_count - TB'(j);
+    assign ok_chain[j] = !in_win ||
+        (is_last ? (zin_q == ztag + {{(TB - 1){1'b0}}, p_cq_mem[j*ChunkBits+ChunkBits-1]} && bin_q == btag + bytes)
+                 : (ztag_next == ztag + {{(TB - 1){1'b0}}, p_cq_mem[j*ChunkBits+ChunkBits-1]} &&
+                    btag_next == btag + bytes));
+    assign ok_bound[j] = !in_win || ((dram || zrest != '0) &&
+                                         zrest + {{(TB - 1){1'b0}}, dram} <= room);
+  end
+  assign head_ztag = ztag_q[TB-1:0];
+  assign head_btag = btag_q[YB-1:0];
 
   always_comb begin
     if (rst_ni) begin
@@ -136,16 +198,21 @@ module stream_loader_formal #(
       // outstanding read (assumed), none is dropped (the FIFO never overflows) and each is
       // consumed with one DRAM chunk.
       a_no_overflow: assert (!(rsp_valid_i && p_rq_count == CB'(QD)));
-      a_rsp_match: assert (out_q + NB'(p_rq_count) == dram_q);
+      a_rsp_match: assert (out_q + {{(NB - CB){1'b0}}, p_rq_count} == dram_q);
       a_bound: assert (dram_q <= NB'(QD));
       // Each fired read pushes its chunk, and the bytes requested equal the bytes consumed plus
-      // the bytes of the DRAM chunks still queued (the chunk's count in elements is the
-      // request's size).
-      if (req_fire) a_req_chunk: assert (p_cq_push);
-      a_bytes: assert (owed_q == win_bytes);
-      // Induction strengthening: the scoreboard's DRAM chunks are the queue's.
-      a_win: assert (win_dram == dram_q);
-      a_cq: assert (32'(p_cq_count) <= QD && 32'(p_cq_head) < QD && 32'(p_rq_count) <= QD &&
+      // the bytes of the DRAM chunks still queued (bin_q - bout_q is that sum by the chain below).
+      if (req_fire) a_req_chunk: assert (p_cq_push && w_dram);
+      a_bytes: assert (owed_q == bin_q - bout_q);
+      // The scoreboard's DRAM chunks are the queue's entries that are not zero chunks.
+      a_kinds: assert (dram_q + {{(NB - TB){1'b0}}, zin_q - zout_q} == {{(NB - CB){1'b0}}, p_cq_count});
+      // Induction strengthening: the head's tags are the counts popped so far, every entry
+      // continues its predecessor's tags, and the zero chunks from an entry to the tail fit.
+      if (p_cq_count == '0) a_empty: assert (zin_q == zout_q && bin_q == bout_q);
+      else a_head: assert (head_ztag == zout_q && head_btag == bout_q);
+      a_chain: assert (&ok_chain);
+      a_slot_bound: assert (&ok_bound);
+      a_cq: assert (p_cq_count <= CB'(QD) && p_rq_count <= CB'(QD) &&
                     out_q <= NB'(QD));
     end
   end
