@@ -103,8 +103,10 @@ function(flycol_formal_proof name)
     set(expect bounded)
     set(baseonly " -tempinduct-baseonly")
   endif()
+  # One read command for the three scripts (the twin adds its FLYCOL_BUG_ define to it).
+  set(read "read_verilog -formal -sv -DSYNTHESIS -I${FLYCOL_RTL_INCLUDE_DIR}")
   file(WRITE ${dir}/${name}.ys
-       "read_verilog -formal -sv -DSYNTHESIS -I${FLYCOL_RTL_INCLUDE_DIR} ${files_text}\n${prep}"
+       "${read} ${files_text}\n${prep}"
        "sat -tempinduct${baseonly} -prove-asserts ${common} -maxsteps ${ARG_DEPTH} -verify\n")
   add_test(NAME formal_${name}
            COMMAND ${CMAKE_COMMAND} -DYS=${dir}/${name}.ys -DLOG=${dir}/${name}.log -DEXPECT=${expect}
@@ -118,7 +120,7 @@ function(flycol_formal_proof name)
       set(ARG_BUG_DEPTH ${ARG_DEPTH})
     endif()
     file(WRITE ${dir}/${name}_broken.ys
-         "read_verilog -formal -sv -DSYNTHESIS -I${FLYCOL_RTL_INCLUDE_DIR} -DFLYCOL_BUG_${ARG_BUG} ${files_text}\n${prep}"
+         "${read} -DFLYCOL_BUG_${ARG_BUG} ${files_text}\n${prep}"
          "sat -tempinduct${baseonly} -prove-asserts ${common} -maxsteps ${ARG_BUG_DEPTH} -show-inputs\n")
     add_test(NAME formal_${name}_broken
              COMMAND ${CMAKE_COMMAND} -DYS=${dir}/${name}_broken.ys -DLOG=${dir}/${name}_broken.log
@@ -129,7 +131,7 @@ function(flycol_formal_proof name)
   if(ARG_REACH)
     # "<signal> stays 0 for REACH_DEPTH cycles" must be falsified by a trace from reset.
     file(WRITE ${dir}/${name}_reach.ys
-         "read_verilog -formal -sv -DSYNTHESIS -I${FLYCOL_RTL_INCLUDE_DIR} ${files_text}\n${prep}"
+         "${read} ${files_text}\n${prep}"
          "sat -seq ${ARG_REACH_DEPTH} -prove ${ARG_REACH} 0 ${common} -show ${ARG_REACH} -falsify\n")
     add_test(NAME formal_${name}_reach
              COMMAND ${CMAKE_COMMAND} -DYS=${dir}/${name}_reach.ys -DLOG=${dir}/${name}_reach.log
