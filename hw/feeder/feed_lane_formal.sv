@@ -1,6 +1,6 @@
 // Formal harness of one feed lane (feed_lane.sv, docs/microarchitecture.md section 9.2), proved by
-// hw/common/formal.cmake (k-induction): every element the lane is given leaves at a pop, none is
-// lost, duplicated or reordered, and after a RUN's flush every element owed can be popped.
+// hw/common/formal.cmake (k-induction on small, bounded on fornt16): every element the lane is
+// given leaves at a pop, none lost, duplicated or reordered; after a flush every owed one is offered.
 `ifdef FORMAL
 module feed_lane_formal #(
   parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg,
