@@ -91,7 +91,11 @@ module feed_lane #(
     blocked = push0 && fifo_full;
     k = blocked ? '0 : k0;
     push = push0 && !blocked;
+`ifdef FLYCOL_BUG_FEED_STALL
+    stall = (CBits'(k) + 1'b1 < CBits'(n)) || blocked;  // formal twin: one element short
+`else
     stall = (CBits'(k) < CBits'(n)) || blocked;
+`endif
 
     // Priority select: slot i gets the lowest available element not given to slots < i (a
     // one-hot mask and an AND-OR multiplexer); the first k slots are taken, later ones ignored.
