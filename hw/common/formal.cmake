@@ -8,6 +8,13 @@ if(CMAKE_SCRIPT_MODE_FILE)
   find_program(YOSYS yosys REQUIRED)
   execute_process(COMMAND ${YOSYS} -s ${YS} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
   file(WRITE ${LOG} "${out}${err}")
+  # A probe whose harness wire is an alias that `connect -set` dropped leaves the wire free, and a
+  # proof over free wires proves nothing (docs/verification.md, Yosys pitfalls): `check` in the
+  # script names such a wire, and that is never a result either.
+  if("${out}${err}" MATCHES "is used but has no driver")
+    string(REGEX MATCH "[^\n]*is used but has no driver[^\n]*" line "${out}${err}")
+    message(FATAL_ERROR "a harness wire has no driver (a dropped probe alias?), log ${LOG}:\n${line}")
+  endif()
   # A crash or a parse error is never a result, whatever was expected.
   if(err MATCHES "ERROR:" AND NOT err MATCHES "Called with -verify and proof did fail|Called with -falsify")
     message(FATAL_ERROR "yosys failed (not a proof result), log ${LOG}:\n${err}")
@@ -90,7 +97,7 @@ function(flycol_formal_proof name)
   # Flatten, then the probes (before any optimisation, which may remove a register a bug made
   # unused), then the async reset turned synchronous for the SAT model (reset is an input the
   # harness assumes low in the first cycle only).
-  set(prep "${chparam}hierarchy -check -top ${ARG_TOP}\nproc\nflatten\n${connect}prep -top ${ARG_TOP}\nasync2sync\ndffunmap\nchformal -cover -remove\nopt_clean\n")
+  set(prep "${chparam}hierarchy -check -top ${ARG_TOP}\nproc\nflatten\n${connect}prep -top ${ARG_TOP}\nasync2sync\ndffunmap\nchformal -cover -remove\nopt_clean\ncheck\n")
   # Two-valued model (no x modelling: with it the induction step starts from states with x bits
   # and fails spuriously); registers without an initial value start free, the reset defines them.
   set(common "-set-assumes")
@@ -149,6 +156,21 @@ if(NOT FLYCOL_YOSYS)
   message(STATUS "yosys not found: the formal proofs (label formal) are not registered")
   return()
 endif()
+
+# The runner itself: a proof that reads an undriven wire (what a dropped probe alias leaves) must
+# fail however the SAT run ends; here the "proof" would otherwise succeed.
+set(_undriven_dir ${CMAKE_CURRENT_BINARY_DIR}/formal)
+file(WRITE ${_undriven_dir}/runner_undriven.sv
+     "module runner_undriven(input logic clk, input logic a);\n  logic w;\n"
+     "  always_ff @(posedge clk) assert (w == a);\nendmodule\n")
+file(WRITE ${_undriven_dir}/runner_undriven.ys
+     "read_verilog -formal -sv ${_undriven_dir}/runner_undriven.sv\nprep -top runner_undriven\ncheck\n"
+     "sat -tempinduct -prove-asserts -maxsteps 2 -verify\n")
+add_test(NAME formal_runner_rejects_undriven
+         COMMAND ${CMAKE_COMMAND} -DYS=${_undriven_dir}/runner_undriven.ys
+                 -DLOG=${_undriven_dir}/runner_undriven.log -DEXPECT=proof -P ${CMAKE_CURRENT_LIST_FILE})
+set_tests_properties(formal_runner_rejects_undriven PROPERTIES LABELS "formal"
+                     PASS_REGULAR_EXPRESSION "a harness wire has no driver")
 
 # FIFO: the lane FIFO of small and fornt16 (4 entries of a group: 34 and 50 bits) and a depth
 # that is not a power of two (the head pointer's wrap), each with its broken twin and
