@@ -186,6 +186,20 @@ def rtl(dat_path, repo, out):
         for fname in sorted(uncovered):
             for cat, line, comment in sorted(uncovered[fname], key=lambda t: (t[0], t[1], t[2])):
                 f.write(f"{fname}:{line}: {cat}: {comment}\n")
+    # Uncovered toggle bits per signal (the reasons in docs/verification.md are per signal group):
+    # file, signal, uncovered bits / its bits, most uncovered first.
+    bits = collections.defaultdict(lambda: [0, 0])
+    for (fname, kind, _line, _n, comment, _s), count in points.items():
+        if kind != "toggle":
+            continue
+        b = bits[(fname, re.sub(r"\[[0-9]+\]", "", comment or ""))]
+        b[1] += 1
+        if count < TOGGLE_MIN_CHANGES:
+            b[0] += 1
+    with open(os.path.join(out, "rtl_toggle_signals.txt"), "w") as f:
+        for (fname, sig), (miss, total) in sorted(bits.items(), key=lambda kv: (kv[0][0], -kv[1][0], kv[0][1])):
+            if miss:
+                f.write(f"{fname} {sig}: {miss}/{total} bits never toggled\n")
     print(text)
 
 

@@ -109,6 +109,18 @@ void count_load_chunks(const std::vector<StreamElem>& s, int epw, std::uint64_t&
   }
 }
 
+// Data elements where a chunk starts only because a beat ends there (same row, inside an SRAM
+// word, data before): the shapes the chunk generator's beat cut serves. The directed streams
+// check that they have some.
+std::uint64_t count_beat_cuts(const std::vector<StreamElem>& s, int epw) {
+  std::uint64_t n = 0;
+  for (std::size_t i = 1; i < s.size(); ++i)
+    if (s[i].data && s[i - 1].data && s[i].row == s[i - 1].row && i % std::size_t(epw) != 0 &&
+        s[i].addr % kBeatBytes == 0)
+      ++n;
+  return n;
+}
+
 std::uint64_t count_store_requests(const DmaDesc& d, int eb, int epw) {
   std::uint64_t n = 0;
   for (std::uint32_t p = 0; p < d.n_planes; ++p)
@@ -235,6 +247,139 @@ public:
     fig_.cycles += t_;
     fig_.requests += dram_->stats().reads + dram_->stats().writes;
     fig_.bytes += dram_->stats().bytes_read + dram_->stats().bytes_written;
+  }
+
+  // Directed streams, on every view and in the comparison between views: the shapes that random
+  // descriptors reach only by chance (docs/verification.md, Coverage). Each command runs alone
+  // on a fast DRAM and is checked like a random one; each also checks that its descriptor has
+  // the shape it is there for, so that a change of parameters cannot quietly empty it.
+  void directed_streams() {
+    DramTiming fast;
+    fast.bytes_per_cycle = 32;
+    fast.latency_cycles = 3;
+    new_dram(fast);
+    reset();
+    fill_dram();
+    const int eb = p_.elem_bytes(), ab = p_.acc_bytes();
+    const std::uint32_t bw = std::uint32_t(p_.bus_elems), pw = std::uint32_t(p_.rows);
+    struct Case {
+      const char* what;
+      int engine;
+      Command c;
+      bool beat_cut, zero_plane, zero_last, adjacent, mid_word;  // the shapes it must have
+    };
+    std::vector<Case> cases;
+    const auto load = [](Opcode op, std::uint64_t addr, std::uint32_t planes, std::uint32_t rows, std::uint32_t len,
+                         std::uint32_t row_stride, std::uint32_t plane_stride) {
+      Command c;
+      c.op = op;
+      c.dma.dram_addr = addr;
+      c.dma.n_planes = planes;
+      c.dma.n_rows = rows;
+      c.dma.row_len = len;
+      c.dma.row_stride = row_stride;
+      c.dma.plane_stride = plane_stride;
+      return c;
+    };
+    {  // Rows starting one element before a beat ends: every row's first chunk is cut at the beat.
+      const std::uint32_t len = 2 * bw + 1, rs = (len + 5) * std::uint32_t(eb);
+      Command c = load(Opcode::LoadIfmap, 4096 + kBeatBytes - std::uint64_t(eb), 1, 3, len, rs, 3 * rs);
+      cases.push_back({"LOAD_IFMAP, rows not aligned to the beat", 0, c, true, false, false, false, false});
+    }
+    {  // Zero runs that end a plane (right + bottom + top + left padding) and the stream (right +
+       // bottom padding and a tail), rows that do not fill whole words.
+      const std::uint32_t len = bw + 1, rs = (len + 3) * std::uint32_t(eb);
+      Command c = load(Opcode::LoadIfmap, 8192 + std::uint64_t(eb), 2, 2, len, rs, 4 * rs);
+      c.dma.pad_left = 1;
+      c.dma.pad_right = 2;
+      c.dma.pad_top = 1;
+      c.dma.pad_bottom = 1;
+      c.dma.tail = 3;
+      cases.push_back({"LOAD_IFMAP, zero runs between planes and after the last row", 0, c, false, true, true, false,
+                       false});
+    }
+    {  // The final row followed by a tail only (no right or bottom padding).
+      const std::uint32_t len = bw + 2, rs = len * std::uint32_t(eb);
+      Command c = load(Opcode::LoadIfmap, 12288, 1, 2, len, rs, 2 * rs);
+      c.dma.tail = 2;
+      cases.push_back({"LOAD_IFMAP, a tail after the last row", 0, c, false, false, true, true, false});
+    }
+    {  // No padding: each row and each plane follows the previous one with no zero run, at gaps
+       // and back to back in DRAM.
+      const std::uint32_t len = bw + 3, rs = (len + 2) * std::uint32_t(eb);
+      cases.push_back({"LOAD_IFMAP, adjacent rows and planes with gaps in DRAM", 0,
+                       load(Opcode::LoadIfmap, 16384 + 3 * std::uint64_t(eb), 2, 3, len, rs, 3 * rs + 8 * std::uint32_t(eb)),
+                       false, false, false, true, false});
+      const std::uint32_t cs = len * std::uint32_t(eb);
+      cases.push_back({"LOAD_WEIGHTS, adjacent rows back to back in DRAM", 0,
+                       load(Opcode::LoadWeights, kRegion + 64 + std::uint64_t(eb), 2, 3, len, cs, 3 * cs), false, false,
+                       false, true, false});
+    }
+    {  // The PS engine's loader on the general stream: unaligned rows, zero runs, adjacent rows.
+      const std::uint32_t len = 2 * pw + 1, rs = (len + 1) * std::uint32_t(ab);
+      Command c = load(Opcode::LoadPsums, 2 * kRegion + kBeatBytes - std::uint64_t(ab), 2, 2, len, rs, 2 * rs);
+      cases.push_back({"LOAD_PSUMS, unaligned adjacent rows", 1, c, true, false, false, true, false});
+      c.dma.pad_right = 1;
+      c.dma.pad_bottom = 1;
+      c.dma.tail = 1;
+      cases.push_back({"LOAD_PSUMS, zero runs between planes and at the end", 1, c, false, true, true, false, false});
+    }
+    if (pw > 1) {  // Stores whose rows end inside a word, at an unaligned and at an aligned address.
+      Command c;
+      c.op = Opcode::StorePsums;
+      c.dma.n_planes = 2;
+      c.dma.n_rows = 3;
+      c.dma.row_len = pw + 1;
+      c.dma.pad_right = pw - 1;
+      c.dma.row_stride = (2 * pw + 3) * std::uint32_t(ab);
+      c.dma.plane_stride = 3 * c.dma.row_stride;
+      c.dma.dram_addr = 3 * kRegion + 4096 + kBeatBytes - std::uint64_t(ab);
+      cases.push_back({"STORE_PSUMS, rows ending mid-word, unaligned", 1, c, false, false, false, false, true});
+      c.dma.row_len = 1;
+      c.dma.pad_right = pw - 1;
+      c.dma.row_stride = 2 * std::uint32_t(ab);
+      c.dma.plane_stride = 3 * c.dma.row_stride;
+      c.dma.dram_addr = 3 * kRegion + 8192;
+      cases.push_back({"STORE_PSUMS, one element per row", 1, c, false, false, false, false, true});
+    }
+    for (Case& k : cases) {
+      const DmaDesc& d = k.c.dma;
+      const int e = k.engine;
+      const int epw = k.c.op == Opcode::LoadPsums ? p_.rows : p_.bus_elems;
+      if (k.beat_cut && epw > 1)  // a one-element word starts a chunk at every element
+        log_.expect_true(count_beat_cuts(stream_of(d, k.c.op == Opcode::LoadPsums ? ab : eb), epw) > 0,
+                         fmt::format("directed {}: no beat cut", k.what));
+      if (k.zero_plane)
+        log_.expect_true(d.n_planes > 1 && d.pad_right + d.pad_bottom + d.pad_top + d.pad_left > 0,
+                         fmt::format("directed {}: no zero run between planes", k.what));
+      if (k.zero_last)
+        log_.expect_true(d.pad_right + d.pad_bottom + d.tail > 0, fmt::format("directed {}: no final zero run", k.what));
+      if (k.adjacent)
+        log_.expect_true(d.n_rows > 1 && d.pad_left + d.pad_right == 0,
+                         fmt::format("directed {}: no adjacent DRAM rows", k.what));
+      if (k.mid_word)
+        log_.expect_true(d.row_len % pw != 0, fmt::format("directed {}: rows end on a word boundary", k.what));
+      In in = idle_in();
+      in.start[e] = true;
+      in.cmd[e] = k.c;
+      prepare(e, k.c);
+      bool done = false;
+      for (std::uint64_t i = 0; i <= eng_[e].deadline && !done && log_.ok(); ++i) {
+        const Out o = step(in);
+        in = idle_in();
+        if (o.done[e]) done = true;
+      }
+      eng_[e].running = false;
+      ++fig_.directed;
+      if (!log_.expect_true(done, fmt::format("directed {}: not done after {} cycles ({})", k.what, eng_[e].deadline,
+                                              k.c.to_string())))
+        return;
+      check_command(e);
+      if (!log_.ok()) {
+        log_.fail("  in the directed stream: {}", k.what);
+        return;
+      }
+    }
   }
 
   // Bad descriptors must be refused at the start, valid ones accepted (core: ProtocolError;
@@ -1240,6 +1385,8 @@ Trace run_view(View& v, const HwParams& p, const std::vector<Profile>& profs, in
       b.run_profile(prof.name, prof.timing, commands);
       if (!log.ok()) break;
     }
+    // The directed streams run on every view, so the RTL's cycle comparison with the cores covers them.
+    if (log.ok()) b.directed_streams();
     if (directed && log.ok()) b.directed_starts();
   } catch (const std::exception& e) {
     log.fail("exception: {}", e.what());
