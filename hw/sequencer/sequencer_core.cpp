@@ -113,16 +113,4 @@ void SequencerCore::tick() {
   finish_ = false;
 }
 
-const char* cycle_kind_name(SequencerCore::CycleKind k) {
-  switch (k) {
-    case SequencerCore::CycleKind::none: return "none";
-    case SequencerCore::CycleKind::mac: return "mac";
-    case SequencerCore::CycleKind::feeder_stall: return "feeder_stall";
-    case SequencerCore::CycleKind::weight_stall: return "weight_stall";
-    case SequencerCore::CycleKind::context_stall: return "context_stall";
-    case SequencerCore::CycleKind::pipeline: return "pipeline";
-  }
-  return "?";
-}
-
 }  // namespace flycol::hw

@@ -60,6 +60,4 @@ private:
   Out out_;
 };
 
-const char* cycle_kind_name(SequencerCore::CycleKind k);
-
 }  // namespace flycol::hw

@@ -230,6 +230,7 @@ void StructuralTop::trace(sc_core::sc_trace_file* tf) const {
   sc_trace(tf, rst_ni, "rst_ni");
   sc_trace(tf, cmd_valid_, "cmd_valid");
   sc_trace(tf, cmd_ready_, "cmd_ready");
+  sc_trace(tf, cmd_, "cmd");
   sc_trace(tf, ctrl_idle_, "idle");
   sc_trace(tf, mem_req_valid_, "mem_req_valid");
   sc_trace(tf, mem_req_ready_, "mem_req_ready");

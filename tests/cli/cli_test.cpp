@@ -151,6 +151,18 @@ TEST_CASE("run --model sc --trace writes a VCD of the top-level signals", "[cli]
   CHECK(text.find("token_swap") != std::string::npos);
 }
 
+TEST_CASE("run --structural --trace writes a VCD of the structural top, commands included", "[cli]") {
+  const fs::path vcd = scratch_dir() / "structural.vcd";
+  fs::remove(vcd);
+  const Result r = run_flycol("run --structural --layer C=4,H=6,W=6,K=4,k=3,p=1 --trace " + vcd.string());
+  REQUIRE(r.code == 0);
+  const std::string text = slurp(vcd);
+  CHECK(text.find("ifmap0_addr") != std::string::npos);
+  CHECK(text.find("$scope module cmd $end") != std::string::npos);  // the command, field by field
+  CHECK(text.find(" n_kx ") != std::string::npos);
+  CHECK(text.find("cycle_kind") != std::string::npos);
+}
+
 TEST_CASE("a layer the configuration cannot run is rejected naming the key", "[cli]") {
   check_usage_error(scratch_dir(), "run --layer C=4,H=8,W=100,K=4,ky=1,kx=3,dy=1,dx=40 --check",
                     {"feeder.pattern_bits"});
