@@ -22,19 +22,21 @@ constexpr double kMB = 1e-6;
 struct Figures {
   double mmac = 0, util = 0;
   double mb[5] = {0, 0, 0, 0, 0};  // ifmap, weights, psums in, ofmap, total
-  double compulsory_mb = 0, time_us = 0, gflops = 0, avg_gbps = 0, peak_gbps = 0, stall = 0;
+  double compulsory_mb = 0, bound_mb = 0, time_us = 0, gflops = 0, avg_gbps = 0, peak_gbps = 0, stall = 0;
   double demand_avg_gbps = 0, demand_peak_gbps = 0;
   double energy_uj = 0, dram_uj = 0;
 };
 
 Figures figures(const NetworkRun& r, std::uint64_t macs, const RunStats& s, std::uint64_t compulsory,
-                double peak, std::uint64_t free_cycles, double demand_peak, const energy::Estimate& e) {
+                std::uint64_t bound, double peak, std::uint64_t free_cycles, double demand_peak,
+                const energy::Estimate& e) {
   Figures f;
   f.mmac = double(macs) * 1e-6;
   f.util = s.cycles ? 100.0 * double(macs) / (double(s.cycles) * r.config.pes()) : 0.0;
   const std::uint64_t b[5] = {s.dram.ifmap, s.dram.weights, s.dram.psums_in, s.dram.ofmap, s.dram.total()};
   for (int i = 0; i < 5; ++i) f.mb[i] = double(b[i]) * kMB;
   f.compulsory_mb = double(compulsory) * kMB;
+  f.bound_mb = double(bound) * kMB;
   f.time_us = seconds(r, s.cycles) * 1e6;
   f.gflops = gflops(r, macs, s.cycles);
   f.avg_gbps = avg_gbps(r, s.dram.total(), s.cycles);
@@ -50,12 +52,12 @@ Figures figures(const NetworkRun& r, std::uint64_t macs, const RunStats& s, std:
 }
 
 Figures layer_figures(const NetworkRun& r, const LayerRun& l) {
-  return figures(r, std::uint64_t(l.layer.macs()) * std::uint64_t(l.groups), l.stats, l.compulsory_bytes, l.peak_gbps, l.free_cycles,
-                 l.demand_gbps, l.energy);
+  return figures(r, std::uint64_t(l.layer.macs()) * std::uint64_t(l.groups), l.stats, l.compulsory_bytes,
+                 l.bound_bytes, l.peak_gbps, l.free_cycles, l.demand_gbps, l.energy);
 }
 Figures total_figures(const NetworkRun& r, const LoweringRun& lr) {
-  return figures(r, lr.total.macs, lr.total.stats, lr.total.compulsory_bytes, lr.total.peak_gbps,
-                 lr.total.free_cycles, lr.total.demand_peak_gbps, lr.total.energy);
+  return figures(r, lr.total.macs, lr.total.stats, lr.total.compulsory_bytes, lr.total.bound_bytes,
+                 lr.total.peak_gbps, lr.total.free_cycles, lr.total.demand_peak_gbps, lr.total.energy);
 }
 
 std::string plan_text(const LayerRun& l) {
@@ -83,14 +85,15 @@ std::string implied_gflop(const Network& n) {
 
 std::string table(const NetworkRun& r, const LoweringRun& lr, const char* title) {
   std::string s = fmt::format("\n{}\n", title);
-  s += fmt::format("{:<20} {:>8} {:>10} {:>6} {:>7} {:>7} {:>6} {:>7} {:>8} {:>6} {:>6} {:>6} {:>9} {:>7} {:>9} {:>9}  {}\n",
-                   "layer", "MMAC", "cycles", "util%", "ifmapMB", "wghtMB", "psumMB", "ofmapMB", "totalMB",
+  s += fmt::format("{:<20} {:>8} {:>10} {:>6} {:>7} {:>7} {:>6} {:>7} {:>8} {:>8} {:>6} {:>6} {:>6} {:>9} {:>7} {:>9} "
+                   "{:>9}  {}\n",
+                   "layer", "MMAC", "cycles", "util%", "ifmapMB", "wghtMB", "psumMB", "ofmapMB", "totalMB", "boundMB",
                    "avgGB/s", "peak", "stall%", "time_us", "GFLOP/s", "energy_uJ", "DRAM_uJ", "tiling (size:count)");
   const auto row = [&](const std::string& name, const Figures& f, std::uint64_t cycles, const std::string& tail) {
-    s += fmt::format("{:<20} {:>8.1f} {:>10} {:>6.1f} {:>7.2f} {:>7.2f} {:>6.2f} {:>7.2f} {:>8.2f} {:>6.2f} {:>6.2f} "
-                     "{:>6.1f} {:>9.1f} {:>7.1f} {:>9.1f} {:>9.1f}  {}\n",
+    s += fmt::format("{:<20} {:>8.1f} {:>10} {:>6.1f} {:>7.2f} {:>7.2f} {:>6.2f} {:>7.2f} {:>8.2f} {:>8.2f} {:>6.2f} "
+                     "{:>6.2f} {:>6.1f} {:>9.1f} {:>7.1f} {:>9.1f} {:>9.1f}  {}\n",
                      name.size() > 20 ? name.substr(0, 20) : name, f.mmac, cycles, f.util, f.mb[0], f.mb[1], f.mb[2],
-                     f.mb[3], f.mb[4], f.avg_gbps, f.peak_gbps, f.stall, f.time_us, f.gflops, f.energy_uj, f.dram_uj,
+                     f.mb[3], f.mb[4], f.bound_mb, f.avg_gbps, f.peak_gbps, f.stall, f.time_us, f.gflops, f.energy_uj, f.dram_uj,
                      tail);
   };
   for (const LayerRun& l : lr.layers) {
@@ -115,6 +118,7 @@ Json figures_json(const Figures& f) {
   j["ofmap_mb"] = f.mb[3];
   j["dram_mb"] = f.mb[4];
   j["compulsory_mb"] = f.compulsory_mb;
+  j["lower_bound_mb"] = f.bound_mb;
   j["avg_gbps"] = f.avg_gbps;
   j["max_gbps"] = f.peak_gbps;
   j["avg_demand_gbps"] = f.demand_avg_gbps;
@@ -183,6 +187,8 @@ std::string text_report(const NetworkRun& r) {
   line("DRAM MB: total", d(f.mb[4], 1), d(e.mb[4], 1));
   line("compulsory MB (each tensor once)", d(f.compulsory_mb, 1), d(e.compulsory_mb, 1));
   line("DRAM / compulsory", d(f.mb[4] / f.compulsory_mb, 2), d(e.mb[4] / e.compulsory_mb, 2));
+  line("lower bound MB (any program)", d(f.bound_mb, 1), d(e.bound_mb, 1));
+  line("DRAM / lower bound", d(f.mb[4] / f.bound_mb, 2), d(e.mb[4] / e.bound_mb, 2));
   line("average GB/s", d(f.avg_gbps, 2), d(e.avg_gbps, 2));
   line(fmt::format("peak GB/s ({:g} us window)", r.window_us), d(f.peak_gbps, 2), d(e.peak_gbps, 2));
   line("demand GB/s: average (unlimited DRAM)", d(f.demand_avg_gbps, 2), d(e.demand_avg_gbps, 2));
@@ -217,18 +223,19 @@ std::string csv_report(const NetworkRun& r) {
       "lowering,layer,spec,runs_as,macs,cycles,utilization_pct,ifmap_mb,weights_mb,psums_mb,ofmap_mb,dram_mb,"
       "compulsory_mb,avg_gbps,max_gbps,stall_pct,time_us,gflops,energy_uj,dram_energy_uj,mac_cycles,feeder_stall,"
       "context_stall,pipeline,dram_stall,tail,order,tile_c,tiles_c,tile_kg,tiles_k,tile_h,tiles_h,tile_w,tiles_w,"
-      "commands,analytic_cycles\n";
+      "commands,analytic_cycles,lower_bound_mb\n";
   for (const LoweringRun* lr : {&r.feeder, &r.expl})
     for (const LayerRun& l : lr->layers) {
       const Figures f = layer_figures(r, l);
       const TilePlan& p = l.plan;
       s += fmt::format("{},{},\"{}\",\"{}\",{},{},{:.3f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.4f},{:.4f},{:.3f},"
-                       "{:.3f},{:.2f},{:.3f},{:.3f},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                       "{:.3f},{:.2f},{:.3f},{:.3f},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.6f}\n",
                        lr->lowering, l.name, l.layer.spec(), l.view.spec(), l.layer.macs() * l.groups, l.stats.cycles, f.util,
                        f.mb[0], f.mb[1], f.mb[2], f.mb[3], f.mb[4], f.compulsory_mb, f.avg_gbps, f.peak_gbps, f.stall,
                        f.time_us, f.gflops, f.energy_uj, f.dram_uj, l.stats.mac_cycles, l.stats.feeder_stall,
                        l.stats.context_stall, l.stats.pipeline, l.stats.dram_stall, l.stats.tail, p.order, p.tc,
-                       p.tiles_c, p.n_kg, p.tiles_k, p.th, p.tiles_h, p.tw, p.tiles_w, l.commands, l.analytic.cycles);
+                       p.tiles_c, p.n_kg, p.tiles_k, p.th, p.tiles_h, p.tw, p.tiles_w, l.commands, l.analytic.cycles,
+                       f.bound_mb);
     }
   return s;
 }
@@ -263,6 +270,7 @@ Json json_report(const NetworkRun& r) {
   t["max_gbps"] = f.peak_gbps;
   t["max_gbps_explicit"] = e.peak_gbps;
   t["compulsory_mb"] = f.compulsory_mb;
+  t["lower_bound_mb"] = f.bound_mb;
   t["energy_mj"] = f.energy_uj * 1e-3;
   t["energy_mj_explicit"] = e.energy_uj * 1e-3;
   t["dram_energy_mj"] = f.dram_uj * 1e-3;
@@ -434,6 +442,30 @@ std::string markdown_tables(const std::vector<NetworkRun>& runs) {
        "from the same programs run with an unlimited DRAM (the memory port still takes one request of at most 32 "
        "bytes per cycle). Average: all bytes over that time; maximum: the highest such average of one layer.\n\n";
 
+  s += "### DRAM traffic against the lower bound\n\n";
+  append_network_table(
+      s, runs,
+      "| network | feeder MB (Table II / flycol) | flycol feed. / Table II | explicit MB (Table II / flycol) | flycol "
+      "expl. / Table II | compulsory MB | lower bound MB | flycol feed. / bound | flycol expl. / bound | layers whose "
+      "bound is above compulsory |\n"
+      "|---|---|---|---|---|---|---|---|---|---|\n",
+      [](const NetworkRun& r, const Figures& f, const Figures& e) {
+        const PaperFigures& p = r.net.paper;
+        const auto ratio = [](double a, double b, bool given) { return given && b > 0 ? md_num(a / b, 2) : "-"; };
+        int above = 0;
+        for (const LayerRun& l : r.feeder.layers) above += l.bound_bytes > l.compulsory_bytes;
+        return fmt::format("| {} | {} / {} | {} | {} / {} | {} | {} | {} | {} | {} | {} of {} |\n", r.net.name,
+                           md_num(p.total_mb.feeder, 0), md_num(f.mb[4], 0),
+                           ratio(f.mb[4], p.total_mb.feeder, p.total_mb.given), md_num(p.total_mb.expl, 0),
+                           md_num(e.mb[4], 0), ratio(e.mb[4], p.total_mb.expl, p.total_mb.given),
+                           md_num(f.compulsory_mb, 0), md_num(f.bound_mb, 0), md_num(f.mb[4] / f.bound_mb, 2),
+                           md_num(e.mb[4] / e.bound_mb, 2), above, r.feeder.layers.size());
+      });
+  s += "\nLower bound: per layer, the DRAM bytes no program of the layer can go below on the configured SRAMs (any "
+       "tiling, loop order or reuse, either lowering), the larger of the compulsory traffic of the inputs the layer "
+       "reads and a red-blue-pebble segment bound; derived below the generated tables. Compulsory: every tensor once "
+       "(whole ifmap).\n\n";
+
   s += "### Table III: time at the configured DRAM bandwidth\n\n";
   append_network_table(
       s, runs,
@@ -473,14 +505,26 @@ std::string markdown_tables(const std::vector<NetworkRun>& runs) {
     s += fmt::format("\n### {}: the plan of every layer\n\n", r.net.title);
     s += "Tile sizes as size:count (Tc input channels, n_kg groups of 16 output channels, Th output rows, Tw output "
          "columns); `on C=.. x HxW` when the program runs a reshaped (feeder, 1x1) or lowered (explicit) layer.\n\n";
-    s += "| layer | MMAC | feeder: plan | util % | MB | explicit: plan | util % | MB |\n|---|---|---|---|---|---|---|---|\n";
+    s += "| layer | MMAC | compulsory MB | lower bound MB | feeder: plan | util % | MB | explicit: plan | util % | MB "
+         "|\n|---|---|---|---|---|---|---|---|---|---|\n";
     for (std::size_t i = 0; i < r.feeder.layers.size(); ++i) {
       const LayerRun& a = r.feeder.layers[i];
       const LayerRun& b = r.expl.layers[i];
       const Figures fa = layer_figures(r, a), fb = layer_figures(r, b);
-      s += fmt::format("| {} | {:.1f} | {} | {:.1f} | {:.2f} | {} | {:.1f} | {:.2f} |\n", a.name, fa.mmac, plan_text(a),
-                       fa.util, fa.mb[4], plan_text(b), fb.util, fb.mb[4]);
+      s += fmt::format("| {} | {:.1f} | {:.2f} | {:.2f} | {} | {:.1f} | {:.2f} | {} | {:.1f} | {:.2f} |\n", a.name,
+                       fa.mmac, fa.compulsory_mb, fa.bound_mb, plan_text(a), fa.util, fa.mb[4], plan_text(b), fb.util,
+                       fb.mb[4]);
     }
+    // The totals line: modelled traffic against the paper's Table II and against the bound.
+    const Figures ft = total_figures(r, r.feeder), et = total_figures(r, r.expl);
+    const PaperFigures& pf = r.net.paper;
+    const auto versus = [&](const Figures& t, double paper) {
+      std::string v = pf.total_mb.given ? fmt::format("{:.2f} x Table II ({:.0f} MB), ", t.mb[4] / paper, paper) : "";
+      return v + fmt::format("{:.2f} x the lower bound", t.mb[4] / t.bound_mb);
+    };
+    s += fmt::format("| **total** | {:.1f} | {:.2f} | {:.2f} | {} | {:.1f} | {:.2f} | {} | {:.1f} | {:.2f} |\n", ft.mmac,
+                     ft.compulsory_mb, ft.bound_mb, versus(ft, pf.total_mb.feeder), ft.util, ft.mb[4],
+                     versus(et, pf.total_mb.expl), et.util, et.mb[4]);
   }
   return s;
 }

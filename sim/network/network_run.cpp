@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/analytic/traffic_bound.h"
 #include "sim/common/input_error.h"
 #include "sim/compiler/explicit_lowering.h"
 #include "sim/config/config_keys.h"
@@ -57,6 +58,7 @@ void add(Totals& t, const LayerRun& l) {
   t.macs += std::uint64_t(l.layer.macs()) * std::uint64_t(l.groups);
   accumulate(t.stats, s);
   t.compulsory_bytes += l.compulsory_bytes;
+  t.bound_bytes += l.bound_bytes;
   t.energy.core_j += l.energy.core_j;
   t.energy.sram_j += l.energy.sram_j;
   t.energy.dram_j += l.energy.dram_j;
@@ -104,6 +106,7 @@ NetworkRun run_network(const Network& net, const Config& cfg, const RunOptions& 
   const hw::HwParams hw = hardware_params(cfg);
   const double window_cycles = opt.window_us * cfg.clock_mhz;
   const double clock_hz = cfg.clock_mhz * 1e6;
+  const analytic::BoundParams bound = analytic::bound_params(hw);
 
   analytic::Planner planner(cfg, timing, opt.tiling);
   // A model of its own times the chosen programs, so that its wall time is that of a network run
@@ -146,6 +149,7 @@ NetworkRun run_network(const Network& net, const Config& cfg, const RunOptions& 
       L.analytic = times(timed.stats, groups);
       L.stats = L.analytic;
       L.compulsory_bytes = compulsory(nl.layer, hw) * std::uint64_t(groups);
+      L.bound_bytes = analytic::traffic_bound(nl.layer, bound).bytes() * std::uint64_t(groups);
       L.start_cycle = offset;
       if (sc) {
         const ConvOperands ops = make_random_operands(nl.layer, cfg.arithmetic, opt.seed + std::uint64_t(index));

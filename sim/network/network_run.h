@@ -48,6 +48,9 @@ struct LayerRun {
   std::string rtl_mismatch;  // empty when every pin agreed every cycle, cycles equal, outputs equal
   double rtl_wall_seconds = 0;
   std::uint64_t compulsory_bytes = 0;  // its ifmap, weights and ofmap once each
+  // A lower bound on the DRAM bytes of any program of this layer on the configured SRAMs, with
+  // either lowering (sim/analytic/traffic_bound.h; docs/networks.md derives it).
+  std::uint64_t bound_bytes = 0;
   std::uint64_t start_cycle = 0;       // where the layer starts in the network's run
   double peak_gbps = 0;                // busiest window within the layer
   // The same program with an unlimited DRAM (the memory port's one request per cycle remains):
@@ -62,6 +65,7 @@ struct Totals {
   std::uint64_t macs = 0;
   RunStats stats;  // the layers' counters summed (accumulate())
   std::uint64_t compulsory_bytes = 0;
+  std::uint64_t bound_bytes = 0;  // the layers' lower bounds summed
   energy::Estimate energy;
   double peak_gbps = 0;
   std::uint64_t free_cycles = 0;  // cycles with an unlimited DRAM

@@ -128,6 +128,9 @@ TEST_CASE("a network run's totals are the sums of its layers, for both lowerings
       CHECK(l.stats.dram.ofmap >= std::uint64_t(l.layer.ofmap_elems()) * 2);  // every output stored
     }
     CHECK(lr->total.stats.cycles == cycles);
+    std::uint64_t bound = 0;
+    for (const net::LayerRun& l : lr->layers) bound += l.bound_bytes;
+    CHECK(lr->total.bound_bytes == bound);
     CHECK(lr->total.stats.dram.total() == bytes);
     CHECK(lr->total.macs == macs);
     CHECK(lr->total.energy.dram_j == Approx(double(bytes) * 120e-12));
@@ -166,13 +169,23 @@ TEST_CASE("reports are written whole with the documented keys", "[network][repor
   CHECK(j["layers"].size() == 4);
   CHECK(j["layers"][0]["feeder"]["plan"]["order"].IsScalar());
   CHECK(j["total"]["dram_mb"].as<double>() == Approx(double(r.feeder.total.stats.dram.total()) * 1e-6));
+  // The lower bound (added keys): no program moves less, per layer and in total, either lowering.
+  CHECK(j["total"]["lower_bound_mb"].as<double>() == Approx(double(r.feeder.total.bound_bytes) * 1e-6));
+  CHECK(j["total"]["lower_bound_mb"].as<double>() > 0);
+  for (const char* lw : {"feeder", "explicit"}) {
+    CHECK(j[lw]["lower_bound_mb"].as<double>() <= j[lw]["dram_mb"].as<double>());
+    for (std::size_t i = 0; i < 4; ++i)
+      CHECK(j["layers"][i][lw]["lower_bound_mb"].as<double>() <= j["layers"][i][lw]["dram_mb"].as<double>());
+  }
   const std::string csv = slurp(dir / "small.csv");
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 2 * 4);
+  CHECK(csv.substr(0, csv.find('\n')).find(",lower_bound_mb") != std::string::npos);
   CHECK(slurp(dir / "small_bytes_per_op.svg").find("</svg>") != std::string::npos);
   CHECK(slurp(dir / "small_bandwidth.svg").find("</svg>") != std::string::npos);
   const std::string text = net::text_report(r);
   CHECK(text.find("average GFLOP/s") != std::string::npos);
   CHECK(text.find("energy mJ") != std::string::npos);
+  CHECK(text.find("lower bound MB") != std::string::npos);
 }
 
 TEST_CASE("the generated section of a Markdown file is replaced, the rest kept", "[network][report]") {
@@ -189,6 +202,8 @@ TEST_CASE("the generated section of a Markdown file is replaced, the rest kept",
   CHECK(t.find("prose after") != std::string::npos);
   CHECK(t.find("old tables") == std::string::npos);
   CHECK(t.find("Table II") != std::string::npos);
+  CHECK(t.find("lower bound MB") != std::string::npos);
+  CHECK(t.find("| **total** |") != std::string::npos);
   const fs::path g = scratch() / "nomarkers.md";
   std::ofstream(g) << "no markers\n";
   CHECK(input_error_of([&] { update_doc_section(g.string(), "x"); }).source() == g.string());
