@@ -4,6 +4,7 @@
 #include "sim/analytic/traffic_bound.h"
 
 #include <cmath>
+#include <utility>
 #include <vector>
 
 namespace flycol::analytic {
@@ -150,9 +151,15 @@ TrafficBound traffic_bound(const Layer& l, const BoundParams& p) {
   const double storage = double(p.storage.ifmap + p.storage.weights) * p.elem_bytes +
                          2.0 * double(p.storage.psums) * p.acc_bytes;
   const double t_max = 8.0 * (storage + double(b.compulsory));
+  // The multiplier's operands come from the ifmap and the weight SRAMs, but nothing stops a
+  // program from loading the layer's ifmap as the array's weights and the reverse (a 1x1 layer
+  // is a GeMM either way round), so a segment may do as many MACs as either assignment allows.
+  BoundParams swapped = p;
+  std::swap(swapped.storage.ifmap, swapped.storage.weights);
   double best = 0;
   for (double t = 2 * largest; t <= t_max; t *= 1.005) {
-    const double q = (double(r.macs) / segment_macs(r, p, t) - 1.0) * (t - largest);
+    const double f = std::max(segment_macs(r, p, t), segment_macs(r, swapped, t));
+    const double q = (double(r.macs) / f - 1.0) * (t - largest);
     if (q > best) {
       best = q;
       b.segment_bytes = t;

@@ -55,7 +55,8 @@ struct TrafficBound {
 double segment_macs(const LayerReach& r, const BoundParams& p, double t);
 
 // The bound for one layer (one group of a grouped convolution). Valid for the data feeder and for
-// the explicit-im2col baseline alike (a lowered matrix entry serves one (pixel, tap) pair).
+// the explicit-im2col baseline alike (a lowered matrix entry serves one (pixel, tap) pair), and
+// for programs that hold the ifmap in the weight SRAM and the weights in the ifmap SRAM.
 TrafficBound traffic_bound(const Layer& l, const BoundParams& p);
 
 }  // namespace flycol::analytic
