@@ -93,8 +93,8 @@ std::string table(const NetworkRun& r, const LoweringRun& lr, const char* title)
     s += fmt::format("{:<20} {:>8.1f} {:>10} {:>6.1f} {:>7.2f} {:>7.2f} {:>6.2f} {:>7.2f} {:>8.2f} {:>8.2f} {:>6.2f} "
                      "{:>6.2f} {:>6.1f} {:>9.1f} {:>7.1f} {:>9.1f} {:>9.1f}  {}\n",
                      name.size() > 20 ? name.substr(0, 20) : name, f.mmac, cycles, f.util, f.mb[0], f.mb[1], f.mb[2],
-                     f.mb[3], f.mb[4], f.bound_mb, f.avg_gbps, f.peak_gbps, f.stall, f.time_us, f.gflops, f.energy_uj, f.dram_uj,
-                     tail);
+                     f.mb[3], f.mb[4], f.bound_mb, f.avg_gbps, f.peak_gbps, f.stall, f.time_us, f.gflops,
+                     f.energy_uj, f.dram_uj, tail);
   };
   for (const LayerRun& l : lr.layers) {
     std::string tail = plan_text(l);
@@ -522,8 +522,8 @@ std::string markdown_tables(const std::vector<NetworkRun>& runs) {
       std::string v = pf.total_mb.given ? fmt::format("{:.2f} x Table II ({:.0f} MB), ", t.mb[4] / paper, paper) : "";
       return v + fmt::format("{:.2f} x the lower bound", t.mb[4] / t.bound_mb);
     };
-    s += fmt::format("| **total** | {:.1f} | {:.2f} | {:.2f} | {} | {:.1f} | {:.2f} | {} | {:.1f} | {:.2f} |\n", ft.mmac,
-                     ft.compulsory_mb, ft.bound_mb, versus(ft, pf.total_mb.feeder), ft.util, ft.mb[4],
+    s += fmt::format("| **total** | {:.1f} | {:.2f} | {:.2f} | {} | {:.1f} | {:.2f} | {} | {:.1f} | {:.2f} |\n",
+                     ft.mmac, ft.compulsory_mb, ft.bound_mb, versus(ft, pf.total_mb.feeder), ft.util, ft.mb[4],
                      versus(et, pf.total_mb.expl), et.util, et.mb[4]);
   }
   return s;

@@ -210,7 +210,8 @@ TEST_CASE("the ifmap and weight stores count either way round", "[analytic][boun
   // bound must not depend on which store is the larger.
   // The second and third layers have fewer weights (10000, 18432) than the larger store, which makes the
   // assignments differ.
-  for (const char* spec : {"C=512,H=28,W=28,K=512,k=3,p=1", "C=100,H=100,W=100,K=100,k=1", "C=64,H=128,W=128,K=32,k=3"}) {
+  for (const char* spec :
+       {"C=512,H=28,W=28,K=512,k=3,p=1", "C=100,H=100,W=100,K=100,k=1", "C=64,H=128,W=128,K=32,k=3"}) {
     const Layer l = parse_layer_spec(spec);
     BoundParams a, b;
     a.storage = {20000, 200, 200};
