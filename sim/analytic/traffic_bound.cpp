@@ -124,15 +124,17 @@ double segment_macs(const LayerReach& r, const BoundParams& p, double t) {
   const double be = p.elem_bytes, ba = p.acc_bytes;
   const double si = double(p.storage.ifmap), sw = double(p.storage.weights), so = double(p.storage.psums);
   const double ni = double(r.inputs), nw = double(r.weights), no = double(r.outputs);
-  // Distinct values of each class a segment can touch, in bytes: what is resident at its start
-  // (outputs: also at its end) plus what it moves, never more than the layer has.
-  const double lo[3] = {be * std::min(si, ni), be * std::min(sw, nw), ba * std::min(2 * so, no)};
+  // Distinct values of each class a segment can touch, in bytes, never more than the layer has.
+  // Inputs and weights: what is resident at its start plus what it loads. Outputs: the psum store
+  // plus what it stores. A partial sum with MACs not yet in DRAM cannot leave the chip, so an
+  // output can only take the slot of one that left clean or after a store (docs/networks.md).
+  const double lo[3] = {be * std::min(si, ni), be * std::min(sw, nw), ba * std::min(so, no)};
   const double hi[3] = {be * ni, be * nw, ba * no};
   const double prod = max_product(lo, hi, lo[0] + lo[1] + lo[2] + t);
   const double lw = std::sqrt(double(r.reuse) * prod / (be * be * ba));
   // Bounds from one projection each: an output has at most macs_per_output MACs, a weight at most
   // macs_per_weight, an input element at most macs_per_input.
-  const double o_max = std::min(2 * so + t / ba, no), w_max = std::min(sw + t / be, nw),
+  const double o_max = std::min(so + t / ba, no), w_max = std::min(sw + t / be, nw),
                i_max = std::min(si + t / be, ni);
   return std::min({lw, o_max * double(r.macs_per_output), w_max * double(r.macs_per_weight),
                    i_max * double(r.macs_per_input), double(r.macs)});
@@ -149,7 +151,7 @@ TrafficBound traffic_bound(const Layer& l, const BoundParams& p) {
   // traffic is at least (macs / segment_macs(T) - 1) * (T - largest) for every T.
   const double largest = std::max(p.elem_bytes, p.acc_bytes);
   const double storage = double(p.storage.ifmap + p.storage.weights) * p.elem_bytes +
-                         2.0 * double(p.storage.psums) * p.acc_bytes;
+                         double(p.storage.psums) * p.acc_bytes;
   const double t_max = 8.0 * (storage + double(b.compulsory));
   // The multiplier's operands come from the ifmap and the weight SRAMs, but nothing stops a
   // program from loading the layer's ifmap as the array's weights and the reverse (a 1x1 layer

@@ -50,8 +50,8 @@ struct TrafficBound {
 };
 
 // An upper bound on the real MACs that any stretch of the execution moving at most `t` DRAM bytes
-// can execute (Loomis-Whitney over the three operand projections, with the storage resident at
-// its start and end).
+// can execute (Loomis-Whitney over the three operand projections; each class touches at most its
+// storage plus what the segment loads, or for outputs stores).
 double segment_macs(const LayerReach& r, const BoundParams& p, double t);
 
 // The bound for one layer (one group of a grouped convolution). Valid for the data feeder and for

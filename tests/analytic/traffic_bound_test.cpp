@@ -253,19 +253,19 @@ TEST_CASE("hand-computed bounds", "[analytic][bound]") {
   }
   SECTION("a large 1x1 layer (a GeMM) on a 100-element store per operand") {
     // P = K = C = 1000, one byte per value, 100 elements of storage for each class. For a segment
-    // of T bytes the store gives lo = (100, 100, 200) and the budget is 400 + T; at T = 800 the
-    // optimum is 400 each, so a segment executes at most sqrt(400^3) = 8000 MACs and the traffic
-    // is at least (10^9 / 8000 - 1) * (800 - 1) = 99,874,201 bytes. That T is within 0.5 % of the
-    // optimum of T / (400 + T)^1.5 (T = 800), where the bound is flat to 1e-5.
+    // of T bytes the stores give lo = (100, 100, 100) and the budget is 300 + T; at T = 600 the
+    // optimum is 300 each, so a segment executes at most sqrt(300^3) = 5196.15 MACs and the
+    // traffic is at least (10^9 / 5196.15 - 1) * (600 - 1) = 115,277,004 bytes. T = 600 is the
+    // optimum of T / (300 + T)^1.5, where the bound is flat to 1e-5 within the grid's 0.5 %.
     const Layer l = parse_layer_spec("C=1000,H=10,W=100,K=1000,k=1");
     BoundParams p;
     p.elem_bytes = p.acc_bytes = 1;
     p.storage = {100, 100, 100};
-    CHECK(segment_macs(layer_reach(l), p, 800) == Approx(8000).epsilon(1e-9));
+    CHECK(segment_macs(layer_reach(l), p, 600) == Approx(5196.152422706632).epsilon(1e-9));
     const TrafficBound b = traffic_bound(l, p);
     CHECK(b.compulsory == 3'000'000);
-    CHECK(double(b.segment) >= 99'874'201 * (1 - 1e-4));
-    CHECK(double(b.segment) <= 99'874'201 * (1 + 1e-4));
-    CHECK(b.segment_bytes == Approx(800).epsilon(0.01));
+    CHECK(double(b.segment) >= 115'277'004 * (1 - 1e-4));
+    CHECK(double(b.segment) <= 115'277'004 * (1 + 1e-4));
+    CHECK(b.segment_bytes == Approx(600).epsilon(0.01));
   }
 }
