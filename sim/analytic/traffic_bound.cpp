@@ -120,8 +120,9 @@ LayerReach layer_reach(const Layer& l) {
   return r;
 }
 
-double segment_macs(const LayerReach& r, const BoundParams& p, double t) {
-  const double be = p.elem_bytes, ba = p.acc_bytes;
+double segment_macs(const LayerReach& r, const BoundParams& p, double t, int store_weight) {
+  // A store of an output or partial sum counts ws bytes of the segment's budget.
+  const double be = p.elem_bytes, ba = double(p.acc_bytes) * store_weight;
   const double si = double(p.storage.ifmap), sw = double(p.storage.weights), so = double(p.storage.psums);
   const double ni = double(r.inputs), nw = double(r.weights), no = double(r.outputs);
   // Distinct values of each class a segment can touch, in bytes, never more than the layer has.
@@ -149,7 +150,12 @@ TrafficBound traffic_bound(const Layer& l, const BoundParams& p) {
   // Cut the execution into segments of at most T bytes: every segment but the last moves more
   // than T - (the largest transfer), and each executes at most segment_macs(T) MACs, so the
   // traffic is at least (macs / segment_macs(T) - 1) * (T - largest) for every T.
+  // The charged count: cut by ifmap and weight loads plus twice the stores of outputs that left
+  // the chip after a MAC. Such a store of an unfinished output is followed by its reload, so the
+  // traffic is at least the charged bytes less one store per output.
   const double largest = std::max(p.elem_bytes, p.acc_bytes);
+  const double largest_charged = std::max(p.elem_bytes, 2 * p.acc_bytes);
+  const double finals = double(r.outputs) * p.acc_bytes;
   const double storage = double(p.storage.ifmap + p.storage.weights) * p.elem_bytes +
                          double(p.storage.psums) * p.acc_bytes;
   const double t_max = 8.0 * (storage + double(b.compulsory));
@@ -161,7 +167,9 @@ TrafficBound traffic_bound(const Layer& l, const BoundParams& p) {
   double best = 0;
   for (double t = 2 * largest; t <= t_max; t *= 1.005) {
     const double f = std::max(segment_macs(r, p, t), segment_macs(r, swapped, t));
-    const double q = (double(r.macs) / f - 1.0) * (t - largest);
+    const double f2 = std::max(segment_macs(r, p, t, 2), segment_macs(r, swapped, t, 2));
+    const double q = std::max((double(r.macs) / f - 1.0) * (t - largest),
+                              (double(r.macs) / f2 - 1.0) * (t - largest_charged) - finals);
     if (q > best) {
       best = q;
       b.segment_bytes = t;

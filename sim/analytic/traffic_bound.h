@@ -52,7 +52,9 @@ struct TrafficBound {
 // An upper bound on the real MACs that any stretch of the execution moving at most `t` DRAM bytes
 // can execute (Loomis-Whitney over the three operand projections; each class touches at most its
 // storage plus what the segment loads, or for outputs stores).
-double segment_macs(const LayerReach& r, const BoundParams& p, double t);
+// `store_weight`: what one stored accumulator counts, in acc_bytes (2 for the charged count of
+// docs/networks.md, in which a store stands for itself and the reload it implies).
+double segment_macs(const LayerReach& r, const BoundParams& p, double t, int store_weight = 1);
 
 // The bound for one layer (one group of a grouped convolution). Valid for the data feeder and for
 // the explicit-im2col baseline alike (a lowered matrix entry serves one (pixel, tap) pair), and
