@@ -463,7 +463,7 @@ std::string markdown_tables(const std::vector<NetworkRun>& runs) {
       });
   s += "\nLower bound: per layer, the DRAM bytes no program of the layer can go below on the configured SRAMs (any "
        "tiling, loop order or reuse, either lowering), the larger of the compulsory traffic of the inputs the layer "
-       "reads and a red-blue-pebble segment bound; derived below the generated tables. Compulsory: every tensor once "
+       "reads and two red-blue-pebble segment bounds; derived below the generated tables. Compulsory: every tensor once "
        "(whole ifmap).\n\n";
 
   s += "### Table III: time at the configured DRAM bandwidth\n\n";
