@@ -211,7 +211,7 @@ PreparedPoint PointBuilder::prepare(const Point& p) const {
     out.message = fmt::format("the layer compiler failed: {}", e.what());
     return out;
   }
-  out.lowered = explicit_lowering_traffic(l, out.config, out.options);
+  out.lowered = explicit_lowering_traffic(l, out.config, out.options, *analytic::tiling_named(out.tiling));
   return out;
 }
 
