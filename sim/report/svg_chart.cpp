@@ -127,7 +127,7 @@ void y_axis(std::string& s, const Frame& f, int nonpositive) {
   if (f.ylog) {
     // A grid line at every decade, a label on every `every`-th (at most 10 labels).
     const int lo = int(std::lround(f.y0)), hi = int(std::lround(f.y1));
-    const int every = std::max(1, (hi - lo + 9) / 10);
+    const int decades = hi - lo + 1, every = std::max(1, (decades + 9) / 10);
     for (int e = lo; e <= hi; ++e)
       y_tick(s, f, f.py(std::pow(10.0, e)), (e - lo) % every == 0 ? decade_label(e) : std::string());
     if (nonpositive > 0)

@@ -136,13 +136,18 @@ TEST_CASE("log10 y axis: values where the hand computation puts them, decade tic
   CHECK(bars.text.find("log axis: 1 value &lt;= 0 not drawn") != std::string::npos);  // NaN is no value
 
   // Labels thin out beyond 10 decades; the grid lines stay. 1e-12 .. 1e6: from 10^floor(-12.1) =
-  // 10^-13 to 10^ceil(6 + 0.12 x 19) = 10^9, 23 decades; a label every (22 + 9) / 10 = 3rd.
+  // 10^-13 to 10^ceil(6 + 0.12 x 19) = 10^9, 23 grid lines; a label on every (23 + 9) / 10 = 3rd.
   const Svg wide{svg::line_chart({{"s", {1, 2}, {1e-12, 1e6}}}, o)};
   std::vector<std::string> labels;
   for (const auto& m : wide.all("<text class=\"ytick\"[^>]*>([^<]*)</text>")) labels.push_back(m[1]);
   CHECK(wide.all("<line x1=\"70.0\"").size() == 23);
   CHECK(labels == std::vector<std::string>{"1e-13", "1e-10", "1e-7", "0.0001", "0.1", "100", "100000", "1e8"});
   CHECK(wide.text.find("not drawn") == std::string::npos);
+  // 1e-3 .. 2e4: from 10^-4 to 10^ceil(4.301 + 0.12 x 8.301) = 10^6, 11 grid lines: one too many
+  // to label each, so every 2nd: 6 labels.
+  const Svg eleven{svg::line_chart({{"s", {1, 2}, {1e-3, 2e4}}}, o)};
+  CHECK(eleven.all("<line x1=\"70.0\"").size() == 11);
+  CHECK(eleven.all("<text class=\"ytick\"").size() == 6);
 }
 
 // ---- Titles that fit ---------------------------------------------------------------------------
