@@ -11,7 +11,6 @@
 
 namespace flycol::analytic {
 
-const char* tiling_name(Tiling t) { return t == Tiling::search ? "search" : "heuristic"; }
 const char* lowering_name(Lowering l) { return l == Lowering::feeder ? "feeder" : "explicit"; }
 
 Planner::Planner(const Config& cfg, const DramTiming& timing, Tiling tiling, int keep, double tolerance)

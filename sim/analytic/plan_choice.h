@@ -9,14 +9,13 @@
 #include <string>
 
 #include "sim/analytic/analytic_model.h"
+#include "sim/analytic/tiling_mode.h"
 #include "sim/compiler/compiler.h"
 
 namespace flycol::analytic {
 
-enum class Tiling { heuristic, search };
 enum class Lowering { feeder, explicit_im2col };
 
-const char* tiling_name(Tiling t);
 const char* lowering_name(Lowering l);
 
 struct Choice {

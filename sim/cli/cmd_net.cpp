@@ -15,6 +15,7 @@
 
 #include "sim/cli/commands.h"
 #include "sim/common/files.h"
+#include "sim/analytic/tiling_mode.h"
 #include "sim/common/input_error.h"
 #include "sim/graph/graph_run.h"
 #include "sim/network/network.h"
@@ -40,7 +41,7 @@ struct NetArgs {
   std::string model = "analytic";
   double bandwidth = 0;
   std::string report;
-  std::string tiling = "search";
+  std::string tiling = analytic::tiling_name(analytic::kDefaultTiling);
   double window_us = 10;
   bool check = false;
   std::uint64_t seed = 1;
@@ -102,7 +103,7 @@ int real_data_command(const NetArgs& a, const Config& cfg, const ImportOptions& 
 
   graph::GraphRunOptions opt;
   opt.model = a.model;
-  opt.tiling = a.tiling == "search" ? analytic::Tiling::search : analytic::Tiling::heuristic;
+  opt.tiling = *analytic::tiling_named(a.tiling);  // checked by net_command
   opt.bandwidth_gbps = a.bandwidth;
   opt.check = a.check;
   const bool tty = isatty(STDERR_FILENO) != 0;
@@ -164,8 +165,8 @@ int net_command(const NetArgs& a) {
                      fmt::format("= {}: must be a DRAM bandwidth in GB/s in (0, 1000] (default: the configuration's "
                                  "{} GB/s)",
                                  a.bandwidth, cfg.dram.bandwidth_gbps()));
-  if (a.tiling != "search" && a.tiling != "heuristic")
-    throw InputError("--tiling", "", fmt::format("= {}: must be search or heuristic", a.tiling));
+  if (!analytic::tiling_named(a.tiling))
+    throw InputError("--tiling", "", fmt::format("= {}: must be {}", a.tiling, analytic::tiling_choices()));
   if (a.model != "analytic" && a.model != "sc" && a.model != "both")
     throw InputError("--model", "", fmt::format("= {}: must be analytic, sc or both", a.model));
   if (a.check && a.model == "analytic")
@@ -207,7 +208,7 @@ int net_command(const NetArgs& a) {
     networks.push_back(load_onnx_network(a.onnx, iopt));  // shape-only: the layer list, seeded operands
   net::RunOptions opt;
   opt.model = a.model;
-  opt.tiling = a.tiling == "search" ? analytic::Tiling::search : analytic::Tiling::heuristic;
+  opt.tiling = *analytic::tiling_named(a.tiling);  // checked by net_command
   opt.bandwidth_gbps = a.bandwidth;
   opt.window_us = a.window_us;
   opt.check = a.check;
@@ -272,7 +273,7 @@ Subcommand add_net(CLI::App& app) {
       net->add_option("--bandwidth", a->bandwidth, "DRAM bandwidth in GB/s, (0, 1000] (default: the configuration's)");
   net->add_option("--report", a->report,
                   "directory for <network>.txt/.csv/.json and the SVG plots (with --input: <network>.json and .txt)");
-  net->add_option("--tiling", a->tiling, "search (tiling and loop-order search per layer) or heuristic")
+  net->add_option("--tiling", a->tiling, "search (tiling and loop-order search per layer) or heuristic (the compiler's fixed plan)")
       ->capture_default_str();
   net->add_option("--window-us", a->window_us, "window of the peak bandwidth, microseconds")->capture_default_str();
   net->add_flag("--check", a->check,

@@ -12,6 +12,7 @@
 
 #include "sim/cli/commands.h"
 #include "sim/common/files.h"
+#include "sim/analytic/tiling_mode.h"
 #include "sim/common/input_error.h"
 #include "sim/common/text.h"
 #include "sim/accuracy/accuracy.h"
@@ -365,11 +366,13 @@ Subcommand add_run(CLI::App& app) {
   run->add_option("--trace", a->req.trace_path, "write a VCD waveform of the top-level signals (sc)");
   run->add_option("--dram-seed", a->req.dram_seed,
                   "randomize DRAM latency and back-pressure with this seed (0: the configuration's fixed timing)");
-  run->add_option("--order", a->req.order, "loop order of the layer compiler: output_stationary or spill");
+  run->add_option("--order", a->req.order,
+                  "loop order of the layer compiler: output_stationary or spill (with --tiling heuristic)");
   run->add_option("--tiling", a->req.tiling,
-                  "heuristic (the compiler's plan) or search (the tiling and loop-order search flycol net uses, "
-                  "candidates timed by the analytic model)")
-      ->check(CLI::IsMember({"heuristic", "search"}))
+                  "search (the tiling and loop-order search flycol net uses, candidates timed by the analytic model) "
+                  "or heuristic (the compiler's fixed plan; needed by --order)")
+      ->check(CLI::IsMember({analytic::tiling_name(analytic::Tiling::search),
+                             analytic::tiling_name(analytic::Tiling::heuristic)}))
       ->capture_default_str();
   run->add_flag("--structural", a->req.structural,
                 "with --model sc: run the structural top (the block SystemC modules wired by signals, as the RTL top "

@@ -22,7 +22,7 @@ namespace flycol::graph {
 
 struct GraphRunOptions {
   std::string model = "analytic";  // analytic | sc | both (sc and the RTL in lockstep)
-  analytic::Tiling tiling = analytic::Tiling::search;
+  analytic::Tiling tiling = analytic::kDefaultTiling;
   double bandwidth_gbps = 0;  // 0: the configuration's DRAM
   bool check = false;         // sc, both: every group's outputs against the golden model
   // Called before each node: index, count, node name; first with index -1 before the float32

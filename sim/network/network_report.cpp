@@ -350,7 +350,10 @@ std::string bytes_per_op_svg(const NetworkRun& r) {
   svg::ChartOptions o;
   o.title = fmt::format("{}: DRAM bytes per operation (cf. Fornt et al., Fig. 6)", r.net.title);
   o.x_label = "layer";
-  o.y_label = "DRAM bytes per FLOP";
+  // Log axis: a fully connected layer reads each weight for one MAC (about 1 byte per FLOP), a
+  // convolution 10 to 1000 times less; on a linear axis every convolution would sit at zero.
+  o.y_label = "DRAM bytes per FLOP (log scale)";
+  o.y_log10 = true;
   o.width = std::max(900, 40 + 14 * int(r.feeder.layers.size()));
   svg::Series e{"explicit im2col", {}, {}}, f{"data feeder", {}, {}};
   for (std::size_t i = 0; i < r.feeder.layers.size(); ++i) {

@@ -21,7 +21,7 @@ namespace flycol::net {
 
 struct RunOptions {
   std::string model = "analytic";      // analytic | sc | both (sc, and the RTL in lockstep with it)
-  analytic::Tiling tiling = analytic::Tiling::search;
+  analytic::Tiling tiling = analytic::kDefaultTiling;
   double bandwidth_gbps = 0;           // 0: the configuration's DRAM
   double window_us = 10;               // peak bandwidth: the busiest window of this length
   bool check = false;                  // sc, both: compare every layer's outputs with the golden model

@@ -2,6 +2,7 @@
 // (models.h); and the report pieces and helpers every model's run shares (run_common.h).
 #include "sim/runner/run_layer.h"
 
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -92,15 +93,18 @@ void write_run_header(Json& j, const RunRequest& req, const Program& prog) {
 }
 
 Program compile_request(const RunRequest& req) {
-  if (req.tiling == "heuristic") {
+  const std::optional<analytic::Tiling> tiling = analytic::tiling_named(req.tiling);
+  if (!tiling)
+    throw InputError("--tiling", "", fmt::format("= {}: must be {}", req.tiling, analytic::tiling_choices()));
+  if (*tiling == analytic::Tiling::heuristic) {
     CompileOptions copt;
     if (!req.order.empty()) copt.order = req.order;
     return compile_layer(req.layer, req.config, copt);
   }
-  if (req.tiling != "search")
-    throw InputError("--tiling", "", fmt::format("= {}: must be heuristic or search", req.tiling));
   if (!req.order.empty())
-    throw InputError("--order", "", "cannot be combined with --tiling search, which chooses the loop order itself");
+    throw InputError("--order", "",
+                     "picks the loop order of the compiler's heuristic plan: add --tiling heuristic (the tiling search, "
+                     "the default, chooses the loop order itself)");
   analytic::Planner planner(req.config, DramTiming::from(req.config), analytic::Tiling::search);
   Program prog = planner.choose(req.layer, analytic::Lowering::feeder).program;
   prog.layer.name = req.layer.name;

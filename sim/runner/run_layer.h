@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/analytic/tiling_mode.h"
 #include "sim/config/config.h"
 #include "sim/config/layer.h"
 #include "sim/report/json.h"
@@ -23,7 +24,9 @@ struct RunRequest {
   std::string trace_path;      // --trace: VCD of the top-level signals (sc)
   std::uint64_t dram_seed = 0; // nonzero: randomized DRAM latency/back-pressure profile
   std::string order;           // loop order for the compiler ("" = its default)
-  std::string tiling = "heuristic";  // "heuristic" (the compiler's plan) or "search" (sim/compiler/search.h)
+  // "search" (the plan `flycol net` picks, sim/analytic/plan_choice.h; the default) or "heuristic"
+  // (the compiler's fixed plan, which --order needs).
+  std::string tiling = analytic::tiling_name(analytic::kDefaultTiling);
   bool power = false;          // --power (rtl, both): toggle-count power proxy (sim/power)
   bool structural = false;     // --structural (sc): the structural SystemC top (hw/top/structural_top.h)
   std::string rtl_blocks;      // --rtl-blocks (sc): blocks whose Verilated RTL replaces their SystemC

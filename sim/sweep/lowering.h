@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "sim/analytic/tiling_mode.h"
 #include "sim/compiler/compiler.h"
 #include "sim/config/config.h"
 #include "sim/config/layer.h"
@@ -18,7 +19,10 @@ namespace flycol::sweep {
 // writes them), its weights and ofmap are those of the original layer.
 Layer explicit_lowered_layer(const Layer& l);
 
-// DRAM bytes per tensor of the lowered layer compiled for `config` with `options`: exact DMA
+// DRAM bytes per tensor of the lowered layer compiled for `config` as the point's own layer is:
+// with the tiling search (the plan `flycol run` picks for the lowered layer), or with `tiling`
+// heuristic the compiler's plan in `options`' loop order, so both sides of the comparison get the
+// same planning. Exact DMA
 // bytes from the command stream (program_traffic), without simulating. Not counted: the host's
 // own traffic to build the matrix (reading the ifmap once, writing the matrix once), which only
 // widens the gap. `note` is set, and ok false, when the lowered layer cannot be compiled (e.g. C'
@@ -28,6 +32,7 @@ struct LoweredTraffic {
   DramTraffic traffic;
   std::string note;
 };
-LoweredTraffic explicit_lowering_traffic(const Layer& l, const Config& config, const CompileOptions& options = {});
+LoweredTraffic explicit_lowering_traffic(const Layer& l, const Config& config, const CompileOptions& options = {},
+                                         analytic::Tiling tiling = analytic::Tiling::heuristic);
 
 }  // namespace flycol::sweep

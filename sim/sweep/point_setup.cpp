@@ -185,9 +185,10 @@ PreparedPoint PointBuilder::prepare(const Point& p) const {
   }
 
   // From here on, problems belong to the combination, not to a value: the point is rejected.
-  if (out.tiling == "search" && find_param(p.merged, "order")) {
+  if (out.tiling == analytic::tiling_name(analytic::Tiling::search) && find_param(p.merged, "order")) {
     out.state = PreparedPoint::rejected;
-    out.message = "order: cannot be combined with tiling search, which chooses the loop order itself";
+    out.message = "order: picks the loop order of the compiler's heuristic plan and needs tiling: heuristic (the "
+                  "tiling search, the default, chooses the loop order itself)";
     return out;
   }
   try {
@@ -210,7 +211,7 @@ PreparedPoint PointBuilder::prepare(const Point& p) const {
     out.message = fmt::format("the layer compiler failed: {}", e.what());
     return out;
   }
-  out.lowered = explicit_lowering_traffic(l, out.config, out.options);
+  out.lowered = explicit_lowering_traffic(l, out.config, out.options, *analytic::tiling_named(out.tiling));
   return out;
 }
 

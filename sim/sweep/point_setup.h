@@ -9,6 +9,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "sim/analytic/tiling_mode.h"
 #include "sim/compiler/compiler.h"
 #include "sim/config/config.h"
 #include "sim/config/layer.h"
@@ -28,7 +29,7 @@ struct PreparedPoint {
   bool has_layer = false;
   Layer layer;
   CompileOptions options;
-  std::string tiling = "heuristic";  // or "search": the child run's --tiling
+  std::string tiling = analytic::tiling_name(analytic::kDefaultTiling);  // the child run's --tiling
   LoweredTraffic lowered;
 };
 

@@ -69,10 +69,9 @@ std::vector<std::string> child_argv(const std::string& exe, const std::string& m
     a.push_back("--order");
     a.push_back(p.options.order);
   }
-  if (p.tiling != "heuristic") {
-    a.push_back("--tiling");
-    a.push_back(p.tiling);
-  }
+  // Always explicit, so a point's figures do not depend on the child's default.
+  a.push_back("--tiling");
+  a.push_back(p.tiling);
   return a;
 }
 

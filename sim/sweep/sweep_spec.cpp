@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "sim/analytic/tiling_mode.h"
 #include "sim/common/input_error.h"
 #include "sim/common/text.h"
 #include "sim/compiler/compiler.h"
@@ -105,7 +106,7 @@ public:
       return text;
     }
     if (param == "tiling") {
-      if (text != "heuristic" && text != "search") fail(key, fmt::format("= {}: must be heuristic or search", text));
+      if (!analytic::tiling_named(text)) fail(key, fmt::format("= {}: must be {}", text, analytic::tiling_choices()));
       return text;
     }
     if (!valid_word(text))

@@ -19,7 +19,7 @@ void set_param(Params& p, const std::string& key, const std::string& value);
 // What a parameter key sets: a layer dimension (compact layer keys N C H W K k ky kx s sy sx d dy
 // dx p pt pb pl pr), a configuration key (dotted path as in configs/*.yaml, e.g.
 // feeder.fifo_depth, or arithmetic), or how the compiler plans (`order`: its loop order; `tiling`:
-// heuristic or search, as `flycol run --tiling`).
+// search, the default, or heuristic, as `flycol run --tiling`).
 enum class ParamKind { layer, config, compiler };
 std::optional<ParamKind> param_kind(const std::string& key);
 // Short name for tables, plot axes and point names: feeder.intermediate_regs -> M,

@@ -76,12 +76,12 @@ TEST_CASE("run --model sc is the default, checks against golden and reports cycl
   CHECK(j["dram_bytes"]["ofmap"].as<long long>() == 18LL * 4 * 11 * 2);  // Ho = 4, Wo = 11
 }
 
-TEST_CASE("run --tiling search runs the plan net would pick: bit-exact and no slower than the heuristic", "[cli]") {
+TEST_CASE("run searches the tiling by default: the plan net would pick, bit-exact and no slower than the heuristic", "[cli]") {
   // A dilated layer: the heuristic tiling stalls on DRAM here, the search finds a better plan.
   const std::string layer = "--layer C=48,H=30,W=30,K=40,k=3,d=4,p=4 --check --report ";
   const fs::path heur = scratch_dir() / "heuristic.json", search = scratch_dir() / "search.json";
-  const Result h = run_flycol("run " + layer + heur.string());
-  const Result s = run_flycol("run --tiling search " + layer + search.string());
+  const Result h = run_flycol("run --tiling heuristic " + layer + heur.string());
+  const Result s = run_flycol("run " + layer + search.string());  // no --tiling: the search
   INFO(h.out << h.err << s.out << s.err);
   REQUIRE(h.code == 0);
   REQUIRE(s.code == 0);
@@ -96,6 +96,10 @@ TEST_CASE("run --tiling search runs the plan net would pick: bit-exact and no sl
   CHECK(js["cycles"].as<double>() <= jh["cycles"].as<double>() * 1.002);
 
   check_usage_error(scratch_dir(), "run --tiling search --order spill --layer C=4,H=6,W=6,K=4,k=3", {"--order"});
+  // --order alone means the default search with an order: refused, naming the fix.
+  check_usage_error(scratch_dir(), "run --order spill --layer C=4,H=6,W=6,K=4,k=3", {"--order", "--tiling heuristic"});
+  const Result order_heur = run_flycol("run --model analytic --tiling heuristic --order spill --layer C=4,H=6,W=6,K=4,k=3");
+  CHECK(order_heur.code == 0);
   const Result bad = run_flycol("run --tiling best --layer C=4,H=6,W=6,K=4,k=3");
   CHECK(bad.code != 0);
   CHECK(bad.err.find("--tiling") != std::string::npos);

@@ -37,10 +37,10 @@ struct Case {
 };
 const Case kCases[] = {
     {"C=3,H=9,W=11,K=5,k=3,p=1", ""},
-    {"C=40,H=6,W=21,K=20,ky=3,kx=2,s=2,d=2,p=2", "--order spill"},
+    {"C=40,H=6,W=21,K=20,ky=3,kx=2,s=2,d=2,p=2", "--tiling heuristic --order spill"},
     {"N=2,C=64,H=3,W=4,K=6,k=3", ""},
     {"C=2,H=7,W=9,K=16,k=1", ""},
-    {"C=300,H=8,W=16,K=16,k=3,p=1", "--order spill"},
+    {"C=300,H=8,W=16,K=16,k=3,p=1", "--tiling heuristic --order spill"},
 };
 
 // Runs every class x case on one configuration and model; a failure prints the command.

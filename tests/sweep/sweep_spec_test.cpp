@@ -84,7 +84,7 @@ TEST_CASE("bad sweep files name the file, the key and what is allowed", "[sweep]
       {"fixed: {C: 4}\nproduct: {k: [3], kx: [5]}", "product.kx", "conflicts with k"},
       {"fixed: {C: 4}\nproduct: {p: [x]}", "product.p[0]", "or same"},
       {"fixed: {C: 4}\nproduct: {order: [sideways]}", "product.order[0]", "output_stationary"},
-      {"fixed: {C: 4}\nproduct: {tiling: [best]}", "product.tiling[0]", "heuristic or search"},
+      {"fixed: {C: 4}\nproduct: {tiling: [best]}", "product.tiling[0]", "search or heuristic"},
       {"fixed: {C: 4, name: x}\nproduct: {k: [1]}", "fixed.name", "not a parameter"},
       {"fixed: {C: 4}", "product", "is missing"},
       {"fixed: {C: 4}\nproduct: {k: [1]}\nplots: [{x: s}]", "plots[0].x", "swept parameters"},
@@ -194,29 +194,47 @@ product: {k: [2, 3], s: [2], d: [3]}
   CHECK(p.layer.name == "same/k3_s2_d3");
 }
 
-TEST_CASE("tiling: search reaches the child run; with an order the point is rejected", "[sweep]") {
+TEST_CASE("tiling: search by default, heuristic when asked, explicit in the child run, and order needs heuristic", "[sweep]") {
   const SweepSpec s = parse_sweep_text(R"(
 fixed: {C: 8, H: 16, W: 16, K: 8, k: 3, p: same}
 product: {tiling: [heuristic, search]}
 points:
   - {tiling: search, order: spill}
+  - {k: 5}
+  - {k: 1, order: spill}
+  - {k: 7, tiling: heuristic, order: spill}
 )", "tiling.yaml");
-  REQUIRE(s.points.size() == 3);
+  REQUIRE(s.points.size() == 6);
   const PointBuilder b(s);
-  const auto has_tiling_search = [](const std::vector<std::string>& argv) {
+  // The value that follows --tiling in the child's arguments ("" if none).
+  const auto child_tiling = [](const PreparedPoint& p) {
+    const std::vector<std::string> argv = child_argv("flycol", "sc", p, 1, "c.yaml", "r.json");
     for (std::size_t i = 0; i + 1 < argv.size(); ++i)
-      if (argv[i] == "--tiling" && argv[i + 1] == "search") return true;
-    return false;
+      if (argv[i] == "--tiling") return argv[i + 1];
+    return std::string();
   };
   const PreparedPoint heur = b.prepare(s.points[0]), search = b.prepare(s.points[1]);
   REQUIRE(heur.state == PreparedPoint::ready);
   REQUIRE(search.state == PreparedPoint::ready);
-  CHECK(search.values == Params{{"tiling", "search"}, {"order", "output_stationary"}});
-  CHECK_FALSE(has_tiling_search(child_argv("flycol", "sc", heur, 1, "c.yaml", "r.json")));
-  CHECK(has_tiling_search(child_argv("flycol", "sc", search, 1, "c.yaml", "r.json")));
+  REQUIRE(find_param(search.values, "tiling"));
+  CHECK(*find_param(search.values, "tiling") == "search");
+  CHECK(child_tiling(heur) == "heuristic");
+  CHECK(child_tiling(search) == "search");
   const PreparedPoint both = b.prepare(s.points[2]);
   CHECK(both.state == PreparedPoint::rejected);
-  CHECK_THAT(both.message, Catch::StartsWith("order:") && Catch::Contains("tiling search"));
+  CHECK_THAT(both.message, Catch::StartsWith("order:") && Catch::Contains("tiling: heuristic"));
+  // No tiling key: the search (issue 17), passed to the child explicitly.
+  const PreparedPoint dflt = b.prepare(s.points[3]);
+  REQUIRE(dflt.state == PreparedPoint::ready);
+  CHECK(dflt.tiling == "search");
+  CHECK(child_tiling(dflt) == "search");
+  // An order without a tiling is the default search with an order: rejected, naming the fix.
+  const PreparedPoint order_only = b.prepare(s.points[4]);
+  CHECK(order_only.state == PreparedPoint::rejected);
+  CHECK_THAT(order_only.message, Catch::Contains("tiling: heuristic"));
+  const PreparedPoint order_heur = b.prepare(s.points[5]);
+  REQUIRE(order_heur.state == PreparedPoint::ready);
+  CHECK(child_tiling(order_heur) == "heuristic");
 }
 
 TEST_CASE("the explicit-lowering baseline is a 1x1 layer over the im2col matrix", "[sweep]") {
@@ -236,6 +254,25 @@ TEST_CASE("the explicit-lowering baseline is a 1x1 layer over the im2col matrix"
   const DramTraffic direct = program_traffic(compile_layer(l, default_config()));
   CHECK(t.traffic.ifmap > direct.ifmap);  // what on-the-fly im2col saves
   CHECK(t.traffic.ofmap == direct.ofmap);
+
+  // Planned as the point is: the search's plan for the lowered layer reads the matrix once here
+  // too, and its weights once (one group of output channels at a time, each read once).
+  const LoweredTraffic searched = explicit_lowering_traffic(l, default_config(), {}, analytic::Tiling::search);
+  REQUIRE(searched.ok);
+  CHECK(searched.traffic.ifmap == t.traffic.ifmap);
+  CHECK(searched.traffic.weights == std::uint64_t(72) * 16 * 2);
+  // A 5x5 layer whose lowered weights (C' = 800 channels) do not stay in the SRAM under the
+  // heuristic's tiling: it re-reads them per tile (3.3 MB), the search's plan far less (0.4 MB).
+  const Layer big = parse_layer_spec("C=32,H=32,W=32,K=64,k=5,p=2");
+  const LoweredTraffic bh = explicit_lowering_traffic(big, default_config());
+  const LoweredTraffic bs = explicit_lowering_traffic(big, default_config(), {}, analytic::Tiling::search);
+  REQUIRE(bh.ok);
+  REQUIRE(bs.ok);
+  const std::uint64_t matrix = std::uint64_t(800) * 32 * 32 * 2, weights = std::uint64_t(800) * 64 * 2;
+  CHECK(bs.traffic.ifmap >= matrix);  // compulsory: the matrix and the weights once
+  CHECK(bs.traffic.weights >= weights);
+  CHECK(bh.traffic.weights > 4 * weights);
+  CHECK(bs.traffic.total() < bh.traffic.total() / 2);
 
   const LoweredTraffic too_wide = explicit_lowering_traffic(parse_layer_spec("C=8000,H=8,W=8,K=4,k=3,p=1"), default_config());
   CHECK_FALSE(too_wide.ok);
