@@ -219,7 +219,10 @@ foreach(cfg small fornt16)
                              p_step_c=${ic}.step_c_q p_step_ky=${ic}.step_ky_q
                              p_last_j=${ic}.last_j p_ky_last=${ic}.ky_last p_c_last=${ic}.c_last
                              p_cx_last=${ic}.cx_last p_cy_last=${ic}.cy_last
-                      REACH reach_all REACH_DEPTH 9)
+                             p_kxc=${ic}.kxc_q p_n_kxc=${ic}.n_kxc_q p_kxcoff=${ic}.kxcoff_q
+                             p_step_kxc=${ic}.step_kxc_q p_region_kxc=${ic}.region_kxc_q
+                             p_kxc_last=${ic}.kxc_last
+                      REACH reach_all REACH_DEPTH 12)
   # fornt16's proof took 186 s wall clock with the 2 cores at load 7: room above the runner's 300 s.
   set_tests_properties(formal_index_counters_${cfg} PROPERTIES TIMEOUT 600)
 endforeach()
