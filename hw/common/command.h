@@ -73,20 +73,11 @@ struct RunDesc {
   std::uint64_t pattern_kxc = 1;   // PB bits
 
   std::uint32_t steps_per_context() const { return n_c * n_ky * n_kx; }
-  // The largest row start of the RUN without its chunk offset, and the last element the feeder
-  // reads (the end of the furthest region row: the last chunk, or a wider earlier one).
-  std::uint64_t last_row_start() const {
-    return std::uint64_t(n_cx - 1) * step_cx + std::uint64_t(n_cy - 1) * step_cy + std::uint64_t(n_c - 1) * step_c +
-           std::uint64_t(n_ky - 1) * step_ky;
-  }
+  // The last element the feeder reads: the end of the last region row, the last chunk of the
+  // last kernel row (a valid RUN's earlier chunks end no later: region_kxc <= step_kxc + region).
   std::uint64_t last_element() const {
-    const std::uint64_t rs = last_row_start();
-    std::uint64_t e = rs + std::uint64_t(n_kxc - 1) * step_kxc + region - 1;
-    if (n_kxc > 1) {
-      const std::uint64_t full = rs + std::uint64_t(n_kxc - 2) * step_kxc + region_kxc - 1;
-      if (full > e) e = full;
-    }
-    return e;
+    return std::uint64_t(n_cx - 1) * step_cx + std::uint64_t(n_cy - 1) * step_cy + std::uint64_t(n_c - 1) * step_c +
+           std::uint64_t(n_ky - 1) * step_ky + std::uint64_t(n_kxc - 1) * step_kxc + region - 1;
   }
   std::uint32_t contexts() const { return n_kg * n_cy * n_cx; }
 };

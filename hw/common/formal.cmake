@@ -222,7 +222,7 @@ foreach(cfg small fornt16)
                              p_kxc=${ic}.kxc_q p_n_kxc=${ic}.n_kxc_q p_kxcoff=${ic}.kxcoff_q
                              p_step_kxc=${ic}.step_kxc_q p_region_kxc=${ic}.region_kxc_q
                              p_kxc_last=${ic}.kxc_last
-                      REACH reach_all REACH_DEPTH 12)
+                      REACH reach_all REACH_DEPTH 16)
   # fornt16's proof took 186 s wall clock with the 2 cores at load 7: room above the runner's 300 s.
   set_tests_properties(formal_index_counters_${cfg} PROPERTIES TIMEOUT 600)
 endforeach()

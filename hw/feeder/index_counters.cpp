@@ -69,6 +69,13 @@ void IndexCounters::check_run(const HwParams& p, const RunDesc& r) {
     protocol_error(kBlock, fmt::format("RUN fields pattern = {:#x} ({} bits set) and n_kxc = {} chunks of pattern_kxc "
                                        "= {:#x} ({} bits set) do not give n_kx = {} columns",
                                        r.pattern, ones, r.n_kxc, r.pattern_kxc, ones_kxc, r.n_kx));
+  // Chunks in column order: an earlier chunk's region ends no later than the next chunk's start
+  // plus the last chunk's region, so the last region row is the furthest (the last read bounds
+  // the RUN, as the compiler's tail assumes).
+  if (r.n_kxc > 1 && std::uint64_t(r.region_kxc) > std::uint64_t(r.step_kxc) + r.region)
+    protocol_error(kBlock, fmt::format("RUN field region_kxc = {} larger than step_kxc + region = {} + {} (an earlier "
+                                       "chunk would read beyond the last one)",
+                                       r.region_kxc, r.step_kxc, r.region));
   const std::uint64_t last_word = r.last_element() >> p.log2_bus;
   if (last_word >= std::uint64_t(p.ifmap_depth))
     protocol_error(kBlock, fmt::format("RUN reads word {} but the ifmap buffer has {} words", last_word,

@@ -286,8 +286,7 @@ module index_counters #(
   // hw::IndexCounters::check_run on the RUN being started: a compiler bug must not run silently.
   // (The `_kxc` checks apply to the chunks other than the last, which exist when n_kxc > 1.)
   localparam int unsigned LaneElems = Cfg.lane_fifo_depth * Cfg.m;
-  logic [63:0] chk_msb, chk_need, chk_msb_kxc, chk_need_kxc, chk_rs, chk_last_word, chk_last_word_kxc;
-  logic [63:0] chk_cols;
+  logic [63:0] chk_msb, chk_need, chk_msb_kxc, chk_need_kxc, chk_rs, chk_last_word, chk_cols;
   always_comb begin
     chk_msb = '0;
     chk_msb_kxc = '0;
@@ -303,8 +302,6 @@ module index_counters #(
              (64'(run_i.run_n_ky) - 64'd1) * 64'(run_i.run_step_ky);
     chk_last_word = (chk_rs + (64'(run_i.run_n_kxc) - 64'd1) * 64'(run_i.run_step_kxc) +
                      64'(run_i.run_region) - 64'd1) >> Log2B;
-    chk_last_word_kxc = (chk_rs + (64'(run_i.run_n_kxc) - 64'd2) * 64'(run_i.run_step_kxc) +
-                         64'(run_i.run_region_kxc) - 64'd1) >> Log2B;
     chk_cols = 64'($countones(run_i.run_pattern)) +
                (64'(run_i.run_n_kxc) - 64'd1) * 64'($countones(run_i.run_pattern_kxc));
   end
@@ -351,9 +348,9 @@ module index_counters #(
         if (Cfg.rows > 1 && $countones(run_i.run_pattern_kxc) > int'(LaneElems))
           $error("index_counters: RUN field pattern_kxc = %h has more than fifo_depth x m = %0d columns",
                  run_i.run_pattern_kxc, LaneElems);
-        if (chk_last_word_kxc >= 64'(Cfg.ifmap_depth))
-          $error("index_counters: RUN reads word %0d but the ifmap buffer has %0d words",
-                 chk_last_word_kxc, Cfg.ifmap_depth);
+        if (64'(run_i.run_region_kxc) > 64'(run_i.run_step_kxc) + 64'(run_i.run_region))
+          $error("index_counters: RUN field region_kxc = %0d larger than step_kxc + region = %0d",
+                 run_i.run_region_kxc, 64'(run_i.run_step_kxc) + 64'(run_i.run_region));
       end
     end
     if (rst_ni && issue_i && !active_q) $error("index_counters: read issued with no read left");

@@ -1,8 +1,8 @@
 // Formal harness of the feeder's index counters (index_counters.sv), proved by
 // hw/common/formal.cmake (k-induction): for every RUN that passes the start check, every read
 // address lies inside the ifmap buffer and inside the RUN's tile (at most the word of the RUN's
-// last element: the end of its furthest region row, a last or an earlier kernel-column chunk),
-// every counter stays below its loop count and the flush comes with the last read.
+// last element, the end of the last kernel-column chunk of the last region row), every counter
+// stays below its loop count and the flush comes with the last read.
 `ifdef FORMAL
 module index_counters_formal #(
   parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg
@@ -63,22 +63,16 @@ module index_counters_formal #(
                     ((n) == 16'd1) ? {{(W - PtrBits){1'b0}}, s} : {{(W - PtrBits - 1){1'b0}}, s, 1'b0})
 
   // ---- Environment ----
-  logic [W-1:0] st_l_ky, st_l_c, st_l_cx, st_l_cy, st_l_kxc, st_l2_kxc, st_e_last, st_e_full, st_last;
+  logic [W-1:0] st_l_ky, st_l_c, st_l_cx, st_l_cy, st_l_kxc, st_last;
   always_comb begin
     st_l_ky = `IC_P(run_i.run_n_ky - 1'b1, PtrBits'(run_i.run_step_ky));
     st_l_c = `IC_P(run_i.run_n_c - 1'b1, PtrBits'(run_i.run_step_c));
     st_l_cx = `IC_P(run_i.run_n_cx - 1'b1, PtrBits'(run_i.run_step_cx));
     st_l_cy = `IC_P(run_i.run_n_cy - 1'b1, PtrBits'(run_i.run_step_cy));
-    // Chunks: the last one starts (n_kxc - 1) * step_kxc into the kernel row, the one before it
-    // (n_kxc - 2) * step_kxc; their regions end e_last and e_full elements after the row start.
     st_l_kxc = `IC_P(run_i.run_n_kxc - 1'b1, PtrBits'(run_i.run_step_kxc));
-    st_l2_kxc = (run_i.run_n_kxc > 16'd1) ?
-                `IC_P(run_i.run_n_kxc - 16'd2, PtrBits'(run_i.run_step_kxc)) : '0;
-    st_e_last = st_l_kxc + W'(run_i.run_region) - 1'b1;
-    st_e_full = (run_i.run_n_kxc > 16'd1) ? st_l2_kxc + W'(run_i.run_region_kxc) - 1'b1 : '0;
     // The element index of the RUN's last element (hw::IndexCounters::check_run), summed from the
     // outermost loop inwards as the harness's running sums below.
-    st_last = st_l_cy + st_l_cx + st_l_c + st_l_ky + ((st_e_last > st_e_full) ? st_e_last : st_e_full);
+    st_last = st_l_cy + st_l_cx + st_l_c + st_l_ky + st_l_kxc + W'(run_i.run_region) - 1'b1;
   end
 
   logic init_q = 1'b1;
@@ -98,9 +92,11 @@ module index_counters_formal #(
       assume (run_i.run_step_cx < 24'(2 ** PtrBits) && run_i.run_step_cy < 24'(2 ** PtrBits) &&
               run_i.run_step_c < 24'(2 ** PtrBits) && run_i.run_step_ky < 24'(2 ** PtrBits) &&
               run_i.run_step_kxc < 24'(2 ** PtrBits));
-      // The regions fit the buffer (implied by the next line for the ones in use; keeps the W-bit
-      // sums exact).
+      // The regions fit the buffer (implied by the next lines for the ones in use; keeps the W-bit
+      // sums exact). An earlier chunk ends no later than the last one (start check).
       assume (run_i.run_region <= 16'(2 ** PtrBits) && run_i.run_region_kxc <= 16'(2 ** PtrBits));
+      assume (run_i.run_n_kxc == 16'd1 ||
+              W'(run_i.run_region_kxc) <= W'(PtrBits'(run_i.run_step_kxc)) + W'(run_i.run_region));
       assume ((st_last >> Log2B) < W'(Cfg.ifmap_depth));
     end
     if (issue_i) assume (has_read);
@@ -108,10 +104,8 @@ module index_counters_formal #(
 
   // ---- The RUN's bounds, latched at the start ----
   // l_* = (n - 1) * step per loop; m_* = the sums of l_* from the outermost loop (cy) inwards,
-  // i.e. the largest partial row start of each level; e_last/e_full = the chunk ends (above);
-  // last_q = the RUN's last element.
-  logic [W-1:0] l_ky_q, l_c_q, l_cx_q, l_cy_q, l_kxc_q, l2_kxc_q, e_last_q, e_full_q;
-  logic [W-1:0] m_c_q, m_cx_q, m_ky_q, last_q;
+  // i.e. the largest partial row start of each level; last_q = the RUN's last element.
+  logic [W-1:0] l_ky_q, l_c_q, l_cx_q, l_cy_q, l_kxc_q, m_c_q, m_cx_q, m_ky_q, m_kxc_q, last_q;
   // ---- Running partial sums, outermost first ----
   // s_cy = cyoff, s_cx = s_cy + cxoff, s_c = s_cx + coff, s_ky = s_c + kyoff, s_kxc = s_ky + kxcoff
   // (the row start).
@@ -161,12 +155,10 @@ module index_counters_formal #(
       l_cx_q <= '0;
       l_cy_q <= '0;
       l_kxc_q <= '0;
-      l2_kxc_q <= '0;
-      e_last_q <= '0;
-      e_full_q <= '0;
       m_cx_q <= '0;
       m_c_q <= '0;
       m_ky_q <= '0;
+      m_kxc_q <= '0;
       last_q <= '0;
       s_cy_q <= '0;
       s_cx_q <= '0;
@@ -180,12 +172,10 @@ module index_counters_formal #(
         l_cx_q <= st_l_cx;
         l_cy_q <= st_l_cy;
         l_kxc_q <= st_l_kxc;
-        l2_kxc_q <= st_l2_kxc;
-        e_last_q <= st_e_last;
-        e_full_q <= st_e_full;
         m_cx_q <= st_l_cy + st_l_cx;
         m_c_q <= st_l_cy + st_l_cx + st_l_c;
         m_ky_q <= st_l_cy + st_l_cx + st_l_c + st_l_ky;
+        m_kxc_q <= st_l_cy + st_l_cx + st_l_c + st_l_ky + st_l_kxc;
         last_q <= st_last;
       end
       s_cy_q <= s_cy_d;
@@ -240,15 +230,14 @@ module index_counters_formal #(
                        l_c_q == `IC_P(p_n_c - 1'b1, p_step_c) &&
                        l_cx_q == `IC_P(p_n_cx - 1'b1, p_step_cx) &&
                        l_cy_q == `IC_P(p_n_cy - 1'b1, p_step_cy) &&
-                       l_kxc_q == `IC_P(p_n_kxc - 1'b1, p_step_kxc) &&
-                       l2_kxc_q == ((p_n_kxc > 16'd1) ? `IC_P(p_n_kxc - 16'd2, p_step_kxc) : '0));
-      a_inv_e: assert (e_last_q == l_kxc_q + W'(p_region) - 1'b1 &&
-                       e_full_q == ((p_n_kxc > 16'd1) ? l2_kxc_q + W'(p_region_kxc) - 1'b1 : '0));
+                       l_kxc_q == `IC_P(p_n_kxc - 1'b1, p_step_kxc));
       a_inv_m: assert (m_cx_q == l_cy_q + l_cx_q && m_c_q == m_cx_q + l_c_q &&
-                       m_ky_q == m_c_q + l_ky_q &&
-                       last_q == m_ky_q + ((e_last_q > e_full_q) ? e_last_q : e_full_q));
+                       m_ky_q == m_c_q + l_ky_q && m_kxc_q == m_ky_q + l_kxc_q &&
+                       last_q == m_kxc_q + W'(p_region) - 1'b1);
       a_inv_m_le: assert (l_cy_q <= m_cx_q && m_cx_q <= m_c_q && m_c_q <= m_ky_q &&
-                          m_ky_q + e_last_q <= last_q && m_ky_q + e_full_q <= last_q);
+                          m_ky_q <= m_kxc_q && m_kxc_q <= last_q);
+      // An earlier chunk ends no later than the last one (the start check's rule).
+      a_inv_rkxc: assert (p_n_kxc == 16'd1 || W'(p_region_kxc) <= W'(p_step_kxc) + W'(p_region));
       a_inv_fit: assert ((last_q >> Log2B) < W'(Cfg.ifmap_depth));
       // Each running-sum offset is count * step (RTL register, zero-extended).
       a_inv_off: assert (W'(p_kyoff) == `IC_P(p_ky, p_step_ky) && W'(p_coff) == `IC_P(p_c, p_step_c) &&
@@ -259,10 +248,11 @@ module index_counters_formal #(
                        s_c_q == s_cx_q + W'(p_coff) && s_ky_q == s_c_q + W'(p_kyoff) &&
                        s_kxc_q == s_ky_q + W'(p_kxcoff));
       a_inv_s_le: assert (s_cy_q <= l_cy_q && s_cx_q <= m_cx_q && s_c_q <= m_c_q &&
-                          s_ky_q <= m_ky_q);
-      // The chunk offset: the last chunk's is l_kxc, an earlier one's at most l2_kxc, so the
-      // chunk's region ends at most e_last or e_full after the kernel row's start.
-      a_inv_kxcoff: assert (p_kxc_last ? W'(p_kxcoff) == l_kxc_q : W'(p_kxcoff) <= l2_kxc_q);
+                          s_ky_q <= m_ky_q && s_kxc_q <= m_kxc_q);
+      // The chunk offset: the last chunk's is l_kxc, an earlier one's at least a step less, so
+      // an earlier chunk's region (region_kxc <= step_kxc + region) ends inside the last one's.
+      a_inv_kxcoff: assert (p_kxc_last ? W'(p_kxcoff) == l_kxc_q :
+                                         W'(p_kxcoff) + W'(p_step_kxc) <= l_kxc_q);
       // The RTL's wrapping row start and read pointer are the exact ones modulo 2^PtrBits (an
       // exact W-bit equality costs the step twice the time), and the exact pointer's word is at
       // most the RUN's last word, so below 2^PtrBits (no wrap).

@@ -471,6 +471,7 @@ public:
     bad_chunk("region_kxc misses the last lane", [](RunDesc& r) { r.region_kxc -= 1; });
     bad_chunk("pattern_kxc zero", [](RunDesc& r) { r.pattern_kxc = 0; });
     bad_chunk("n_kxc zero", [](RunDesc& r) { r.n_kxc = 0; });
+    bad_chunk("an earlier chunk ends beyond the last", [](RunDesc& r) { r.region_kxc = r.step_kxc + r.region + 1; });
     bad_chunk("last chunk beyond the buffer",
               [&](RunDesc& r) { r.step_kxc = std::uint32_t(hw_.ifmap_depth) * std::uint32_t(hw_.bus_elems); });
     const int lane_elems = hw_.lane_fifo_depth * hw_.m;
