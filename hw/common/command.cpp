@@ -24,6 +24,9 @@ std::string Command::to_string() const {
                      " region={} lane_stride={} pattern={:#x}",
                      r.ifmap_buf, r.weight_buf, r.psum_buf, int(r.preload), r.n_kg, r.n_cy, r.n_cx, r.n_c,
                      r.n_ky, r.n_kx, r.step_cx, r.step_cy, r.step_c, r.step_ky, r.region, r.lane_stride, r.pattern);
+    if (r.n_kxc != 1)
+      s += fmt::format(" chunks(n={},step={},region={},pattern={:#x})", r.n_kxc, r.step_kxc, r.region_kxc,
+                       r.pattern_kxc);
   } else {
     const DmaDesc& d = dma;
     s += fmt::format(" buf={} dram={:#x} planes={}x{:#x} rows={}x{:#x} len={} pad(l={},r={},t={},b={}) tail={}",

@@ -64,9 +64,21 @@ struct RunDesc {
   std::uint32_t step_cx = 0, step_cy = 0, step_c = 0, step_ky = 0;        // elements, 24 bits
   std::uint32_t region = 1;       // interest region width in elements, 16 bits
   std::uint32_t lane_stride = 1;  // sx, 8 bits
-  std::uint64_t pattern = 1;      // PB bits
+  std::uint64_t pattern = 1;      // PB bits; the last (or only) kernel-column chunk
+  // Kernel-column chunks (section 9.2): a kernel row is read as n_kxc region rows, step_kxc
+  // elements apart; all but the last use region_kxc and pattern_kxc. n_kxc = 1: no split.
+  std::uint32_t n_kxc = 1;         // 16 bits
+  std::uint32_t step_kxc = 0;      // elements, 24 bits
+  std::uint32_t region_kxc = 1;    // 16 bits
+  std::uint64_t pattern_kxc = 1;   // PB bits
 
   std::uint32_t steps_per_context() const { return n_c * n_ky * n_kx; }
+  // The last element the feeder reads: the end of the last region row, the last chunk of the
+  // last kernel row (a valid RUN's earlier chunks end no later: region_kxc <= step_kxc + region).
+  std::uint64_t last_element() const {
+    return std::uint64_t(n_cx - 1) * step_cx + std::uint64_t(n_cy - 1) * step_cy + std::uint64_t(n_c - 1) * step_c +
+           std::uint64_t(n_ky - 1) * step_ky + std::uint64_t(n_kxc - 1) * step_kxc + region - 1;
+  }
   std::uint32_t contexts() const { return n_kg * n_cy * n_cx; }
 };
 

@@ -14,7 +14,7 @@ package flycol_pkg;
     OpRun = 3'd4
   } opcode_e;
 
-  localparam int unsigned CommandBits = 616;
+  localparam int unsigned CommandBits = 736;
   localparam int unsigned BeatBytes = 32;
   localparam int unsigned ChunkQueueDepth = 32;
   localparam int unsigned WeightFifoDepth = 4;
@@ -130,7 +130,11 @@ package flycol_pkg;
     logic [23:0] run_step_ky;  // RUN: elements between kernel rows
     logic [15:0] run_region;  // RUN: interest region width
     logic [7:0] run_lane_stride;  // RUN: local offset between lanes (sx)
-    logic [63:0] run_pattern;  // RUN: kernel pattern
+    logic [63:0] run_pattern;  // RUN: kernel pattern (last chunk)
+    logic [15:0] run_n_kxc;  // RUN: kernel-column chunks per kernel row
+    logic [23:0] run_step_kxc;  // RUN: elements between chunks
+    logic [15:0] run_region_kxc;  // RUN: interest region width of the other chunks
+    logic [63:0] run_pattern_kxc;  // RUN: kernel pattern of the other chunks
   } command_t;
 
 endpackage

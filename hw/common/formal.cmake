@@ -219,9 +219,17 @@ foreach(cfg small fornt16)
                              p_step_c=${ic}.step_c_q p_step_ky=${ic}.step_ky_q
                              p_last_j=${ic}.last_j p_ky_last=${ic}.ky_last p_c_last=${ic}.c_last
                              p_cx_last=${ic}.cx_last p_cy_last=${ic}.cy_last
-                      REACH reach_all REACH_DEPTH 9)
-  # fornt16's proof took 186 s wall clock with the 2 cores at load 7: room above the runner's 300 s.
-  set_tests_properties(formal_index_counters_${cfg} PROPERTIES TIMEOUT 600)
+                             p_kxc=${ic}.kxc_q p_n_kxc=${ic}.n_kxc_q p_kxcoff=${ic}.kxcoff_q
+                             p_step_kxc=${ic}.step_kxc_q p_region_kxc=${ic}.region_kxc_q
+                             p_kxc_last=${ic}.kxc_last
+                      REACH reach_all REACH_DEPTH 16)
+  # With the kernel-column chunk loop (issue 17) the 1-induction step costs far more: small 249 s
+  # and fornt16 623 s of CPU (25 min wall each with the 2 cores at load 10; 16 s and 47 s
+  # before). fornt16's proof is therefore labelled slow; small's keeps the default run.
+  set_tests_properties(formal_index_counters_${cfg} PROPERTIES TIMEOUT 1800)
+  if(cfg STREQUAL "fornt16")
+    set_tests_properties(formal_index_counters_${cfg} PROPERTIES LABELS "formal;slow")
+  endif()
 endforeach()
 
 # DMA load path (stream_loader, one copy in each of the LD and PS engines): reads, responses and

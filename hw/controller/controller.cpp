@@ -19,7 +19,8 @@ bool operator==(const RunDesc& a, const RunDesc& b) {
          a.preload == b.preload && a.n_kg == b.n_kg && a.n_cy == b.n_cy && a.n_cx == b.n_cx && a.n_c == b.n_c &&
          a.n_ky == b.n_ky && a.n_kx == b.n_kx && a.step_cx == b.step_cx && a.step_cy == b.step_cy &&
          a.step_c == b.step_c && a.step_ky == b.step_ky && a.region == b.region &&
-         a.lane_stride == b.lane_stride && a.pattern == b.pattern;
+         a.lane_stride == b.lane_stride && a.pattern == b.pattern && a.n_kxc == b.n_kxc &&
+         a.step_kxc == b.step_kxc && a.region_kxc == b.region_kxc && a.pattern_kxc == b.pattern_kxc;
 }
 
 bool operator==(const Command& a, const Command& b) {

@@ -392,6 +392,7 @@ module stream_loader #(
                             cmd_i.run_n_kg, cmd_i.run_n_cy, cmd_i.run_n_cx, cmd_i.run_n_c, cmd_i.run_n_ky,
                             cmd_i.run_n_kx, cmd_i.run_step_cx, cmd_i.run_step_cy, cmd_i.run_step_c,
                             cmd_i.run_step_ky, cmd_i.run_region, cmd_i.run_lane_stride, cmd_i.run_pattern,
+                            cmd_i.run_n_kxc, cmd_i.run_step_kxc, cmd_i.run_region_kxc, cmd_i.run_pattern_kxc,
                             cq_count, rq_count};
 
   // ---------------------------------------------------------------------------------------------

@@ -12,14 +12,17 @@ bool FeederRun::operator==(const FeederRun& o) const {
          a.preload == b.preload && a.n_kg == b.n_kg && a.n_cy == b.n_cy && a.n_cx == b.n_cx && a.n_c == b.n_c &&
          a.n_ky == b.n_ky && a.n_kx == b.n_kx && a.step_cx == b.step_cx && a.step_cy == b.step_cy &&
          a.step_c == b.step_c && a.step_ky == b.step_ky && a.region == b.region && a.lane_stride == b.lane_stride &&
-         a.pattern == b.pattern;
+         a.pattern == b.pattern && a.n_kxc == b.n_kxc && a.step_kxc == b.step_kxc && a.region_kxc == b.region_kxc &&
+         a.pattern_kxc == b.pattern_kxc;
 }
 
 std::ostream& operator<<(std::ostream& os, const FeederRun& r) {
   const RunDesc& d = r.run;
-  return os << fmt::format("run(kg={} cy={} cx={} c={} ky={} kx={} steps=({},{},{},{}) region={} ls={} pat={:#x})",
+  return os << fmt::format("run(kg={} cy={} cx={} c={} ky={} kx={} steps=({},{},{},{}) region={} ls={} pat={:#x} "
+                           "kxc=({},{},{},{:#x}))",
                            d.n_kg, d.n_cy, d.n_cx, d.n_c, d.n_ky, d.n_kx, d.step_cx, d.step_cy, d.step_c,
-                           d.step_ky, d.region, d.lane_stride, d.pattern);
+                           d.step_ky, d.region, d.lane_stride, d.pattern, d.n_kxc, d.step_kxc, d.region_kxc,
+                           d.pattern_kxc);
 }
 
 // A RUN descriptor is not a waveform; tracing it records nothing.

@@ -42,14 +42,16 @@ module feeder #(
   localparam logic signed [SwBits-1:0] SwHi = $signed(SwBits'(B));
 
   // Stage IC.
-  logic                   ic_has_read, ic_flush;
+  logic                   ic_has_read, ic_flush, ic_lastc;
   logic [AddrBits-1:0]    ic_addr;
   logic signed [BBits-1:0] ic_b;
   logic [LsBits-1:0]      lane_stride;
-  logic [PB-1:0]          pattern;
+  logic [PB-1:0]          pattern_last, pattern_kxc;
+  logic [PB-1:0]          pattern;  // the held word's chunk pattern (section 9.1: one shared mux)
 
   // Selection stage (SEL) registers; the word itself is the SRAM's held output.
   logic                    sel_valid_q, sel_valid_d, sel_flush_q, sel_flush_d;
+  logic                    sel_lastc_q, sel_lastc_d;  // the word is of a kernel row's last chunk
   logic signed [BBits-1:0] sel_b_q, sel_b_d;
 
   logic            stall, issue;
@@ -67,9 +69,13 @@ module feeder #(
     .addr_o       (ic_addr),
     .b_o          (ic_b),
     .flush_o      (ic_flush),
+    .lastc_o      (ic_lastc),
     .lane_stride_o(lane_stride),
-    .pattern_o    (pattern)
+    .pattern_o    (pattern_last),
+    .pattern_kxc_o(pattern_kxc)
   );
+
+  assign pattern = sel_lastc_q ? pattern_last : pattern_kxc;
 
   // The feeder stalls when any lane needs the held word again; then the IC issues no read, the SEL
   // registers keep their word (the SRAM holds rdata) and each lane records what it took.
@@ -79,14 +85,17 @@ module feeder #(
     sel_valid_d = 1'b0;
     sel_b_d = '0;
     sel_flush_d = 1'b0;
+    sel_lastc_d = 1'b1;
     if (issue) begin
       sel_valid_d = 1'b1;
       sel_b_d = ic_b;
       sel_flush_d = ic_flush;
+      sel_lastc_d = ic_lastc;
     end else if (stall) begin
       sel_valid_d = sel_valid_q;
       sel_b_d = sel_b_q;
       sel_flush_d = sel_flush_q;
+      sel_lastc_d = sel_lastc_q;
     end
   end
 
@@ -132,10 +141,12 @@ module feeder #(
       sel_valid_q <= 1'b0;
       sel_b_q <= '0;
       sel_flush_q <= 1'b0;
+      sel_lastc_q <= 1'b1;
     end else begin
       sel_valid_q <= sel_valid_d;
       sel_b_q <= sel_b_d;
       sel_flush_q <= sel_flush_d;
+      sel_lastc_q <= sel_lastc_d;
     end
   end
 

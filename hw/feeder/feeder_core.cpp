@@ -24,6 +24,7 @@ void FeederCore::reset() {
   sel_valid_q_ = sel_valid_d_ = false;
   sel_b_q_ = sel_b_d_ = 0;
   sel_flush_q_ = sel_flush_d_ = false;
+  sel_lastc_q_ = sel_lastc_d_ = true;
   for (auto& l : lanes_) l.reset();
   issue_ = stall_now_ = false;
   sel_stall_cycles_ = sram_reads_ = 0;
@@ -55,7 +56,7 @@ LaneInput FeederCore::lane_input(int l, const word_elem_t* rdata) const {
   in.valid = sel_valid_q_;
   in.shift = sel_b_q_ + l * int(ic_.run().lane_stride);
   in.flush = sel_flush_q_;
-  in.pattern = ic_.run().pattern;
+  in.pattern = sel_lastc_q_ ? ic_.run().pattern : ic_.run().pattern_kxc;  // the word's chunk
   in.word = rdata;
   return in;
 }
@@ -85,15 +86,18 @@ SramRead FeederCore::eval(const word_elem_t* rdata) {
     sel_valid_d_ = true;
     sel_b_d_ = rd.b;
     sel_flush_d_ = rd.flush;
+    sel_lastc_d_ = rd.lastc;
   } else if (stall_now_) {
     // The SRAM holds rdata (no read), so the held word stays with its registered fields.
     sel_valid_d_ = sel_valid_q_;
     sel_b_d_ = sel_b_q_;
     sel_flush_d_ = sel_flush_q_;
+    sel_lastc_d_ = sel_lastc_q_;
   } else {
     sel_valid_d_ = false;
     sel_b_d_ = 0;
     sel_flush_d_ = false;
+    sel_lastc_d_ = true;
   }
   ic_.eval(issue_);
   for (int l = 0; l < p_.rows; ++l) lanes_[std::size_t(l)].eval(lane_input(l, rdata), stall_now_);
@@ -110,6 +114,7 @@ void FeederCore::tick() {
   sel_valid_q_ = sel_valid_d_;
   sel_b_q_ = sel_b_d_;
   sel_flush_q_ = sel_flush_d_;
+  sel_lastc_q_ = sel_lastc_d_;
   ic_.tick();
   for (auto& l : lanes_) l.tick();
   sel_stall_cycles_ += stall_now_ ? 1 : 0;

@@ -70,6 +70,7 @@ private:
   bool sel_valid_q_ = false, sel_valid_d_ = false;
   int sel_b_q_ = 0, sel_b_d_ = 0;
   bool sel_flush_q_ = false, sel_flush_d_ = false;
+  bool sel_lastc_q_ = true, sel_lastc_d_ = true;  // the word's chunk: pattern (last) or pattern_kxc
   std::vector<FeedLaneCore> lanes_;  // sized once at construction
   bool issue_ = false, stall_now_ = false;
   std::uint64_t sel_stall_cycles_ = 0, sram_reads_ = 0;

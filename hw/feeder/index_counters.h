@@ -1,6 +1,6 @@
-// Index counters of the data feeder (docs/microarchitecture.md, section 9.1, stage IC): the five
-// counters (j, ky, c, cx, cy) and the group repeat g that walk a RUN's interest regions over the
-// ifmap buffer and produce one SRAM read {addr, b, flush} per issued cycle.
+// Index counters of the data feeder (docs/microarchitecture.md, section 9.1, stage IC): the six
+// counters (j, kxc, ky, c, cx, cy) and the group repeat g that walk a RUN's interest regions over
+// the ifmap buffer and produce one SRAM read {addr, b, flush, lastc} per issued cycle.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +18,7 @@ struct IcRead {
   int j = 0;               // word within the current region row
   int b = 0;               // signed base shift go - j*B carried to the selection stage
   bool flush = false;      // last read of the RUN
+  bool lastc = true;       // the read belongs to the last kernel-column chunk (pattern, not pattern_kxc)
 };
 
 class IndexCounters {
@@ -46,14 +47,15 @@ private:
   bool active_q_ = false, active_d_ = false;
   // Counter indices (for the limits) and the paper's counter outputs, i.e. running sums of their
   // steps, whose sum is the row start pointer; j's output steps by B.
-  std::uint32_t ky_q_ = 0, c_q_ = 0, cx_q_ = 0, cy_q_ = 0, g_q_ = 0;
-  std::uint32_t ky_d_ = 0, c_d_ = 0, cx_d_ = 0, cy_d_ = 0, g_d_ = 0;
-  std::int64_t joff_q_ = 0, kyoff_q_ = 0, coff_q_ = 0, cxoff_q_ = 0, cyoff_q_ = 0;
-  std::int64_t joff_d_ = 0, kyoff_d_ = 0, coff_d_ = 0, cxoff_d_ = 0, cyoff_d_ = 0;
+  std::uint32_t kxc_q_ = 0, ky_q_ = 0, c_q_ = 0, cx_q_ = 0, cy_q_ = 0, g_q_ = 0;
+  std::uint32_t kxc_d_ = 0, ky_d_ = 0, c_d_ = 0, cx_d_ = 0, cy_d_ = 0, g_d_ = 0;
+  std::int64_t joff_q_ = 0, kxcoff_q_ = 0, kyoff_q_ = 0, coff_q_ = 0, cxoff_q_ = 0, cyoff_q_ = 0;
+  std::int64_t joff_d_ = 0, kxcoff_d_ = 0, kyoff_d_ = 0, coff_d_ = 0, cxoff_d_ = 0, cyoff_d_ = 0;
   bool start_req_ = false;
   RunDesc start_run_{};
 
-  std::int64_t row_start() const { return kyoff_q_ + coff_q_ + cxoff_q_ + cyoff_q_; }
+  std::int64_t row_start() const { return kxcoff_q_ + kyoff_q_ + coff_q_ + cxoff_q_ + cyoff_q_; }
+  bool last_chunk() const { return kxc_q_ + 1 >= run_q_.n_kxc; }
   bool last_j() const;
 };
 

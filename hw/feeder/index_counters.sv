@@ -1,6 +1,7 @@
 // Index counters of the data feeder (docs/microarchitecture.md, section 9.1, stage IC): the RTL
-// twin of hw::IndexCounters (index_counters.h/.cpp), register for register. Five counters (j, ky,
-// c, cx, cy) and the group repeat g walk a RUN's interest regions; one SRAM read per issued cycle.
+// twin of hw::IndexCounters (index_counters.h/.cpp), register for register. Six counters (j, kxc,
+// ky, c, cx, cy) and the group repeat g walk a RUN's interest regions; one SRAM read per issued
+// cycle. kxc walks the kernel-column chunks of a kernel row (section 9.2).
 `include "flycol_assert.svh"
 
 module index_counters #(
@@ -26,8 +27,10 @@ module index_counters #(
   output logic [AddrBits-1:0]    addr_o,         // word address of the current read
   output logic signed [BBits-1:0] b_o,           // its signed base shift go - j*B
   output logic                   flush_o,        // it is the last read of the RUN
+  output logic                   lastc_o,        // it belongs to the last chunk of its kernel row
   output logic [flycol_pkg::LaneStrideBits-1:0] lane_stride_o,  // the RUN's lane stride (sx)
-  output logic [PB-1:0]          pattern_o       // the RUN's kernel pattern
+  output logic [PB-1:0]          pattern_o,      // the RUN's kernel pattern (last chunk)
+  output logic [PB-1:0]          pattern_kxc_o   // the pattern of the other chunks
 );
 
   localparam int unsigned B = Cfg.bus_elems;
@@ -42,30 +45,33 @@ module index_counters #(
   // counter ever advances is at most the last row start, below 2^PtrBits (start check), and the
   // step of a counter with n = 1 is never added. n_kx is only checked, never used, so not kept.
   logic [CountBits-1:0]  n_kg_q, n_kg_d, n_cy_q, n_cy_d, n_cx_q, n_cx_d;
-  logic [CountBits-1:0]  n_c_q, n_c_d, n_ky_q, n_ky_d;
+  logic [CountBits-1:0]  n_c_q, n_c_d, n_ky_q, n_ky_d, n_kxc_q, n_kxc_d;
   logic [PtrBits-1:0]    step_cx_q, step_cx_d, step_cy_q, step_cy_d, step_c_q, step_c_d;
-  logic [PtrBits-1:0]    step_ky_q, step_ky_d;
-  logic [RegionBits-1:0] region_q, region_d;
+  logic [PtrBits-1:0]    step_ky_q, step_ky_d, step_kxc_q, step_kxc_d;
+  logic [RegionBits-1:0] region_q, region_d, region_kxc_q, region_kxc_d;
   logic [LsBits-1:0]     lane_stride_q, lane_stride_d;
-  logic [PB-1:0]         pattern_q, pattern_d;
+  logic [PB-1:0]         pattern_q, pattern_d, pattern_kxc_q, pattern_kxc_d;
 
   logic                 active_q, active_d;
   // Counter indices (for the limits) and the counters' outputs, running sums of their steps.
-  logic [CountBits-1:0] ky_q, ky_d, c_q, c_d, cx_q, cx_d, cy_q, cy_d, g_q, g_d;
-  logic [PtrBits-1:0]   joff_q, joff_d, kyoff_q, kyoff_d, coff_q, coff_d, cxoff_q, cxoff_d;
-  logic [PtrBits-1:0]   cyoff_q, cyoff_d;
+  logic [CountBits-1:0] kxc_q, kxc_d, ky_q, ky_d, c_q, c_d, cx_q, cx_d, cy_q, cy_d, g_q, g_d;
+  logic [PtrBits-1:0]   joff_q, joff_d, kxcoff_q, kxcoff_d, kyoff_q, kyoff_d, coff_q, coff_d;
+  logic [PtrBits-1:0]   cxoff_q, cxoff_d, cyoff_q, cyoff_d;
 
-  logic [PtrBits-1:0] row_start, ptr, go;
-  logic               last_j, ky_last, c_last, cx_last, cy_last, g_last;
+  logic [PtrBits-1:0]    row_start, ptr, go;
+  logic [RegionBits-1:0] region;  // the current chunk's region width
+  logic                  last_j, kxc_last, ky_last, c_last, cx_last, cy_last, g_last;
 
   // Outputs of the current read.
   always_comb begin
-    row_start = kyoff_q + coff_q + cxoff_q + cyoff_q;
+    row_start = kxcoff_q + kyoff_q + coff_q + cxoff_q + cyoff_q;
     ptr = row_start + joff_q;
     go = row_start & PtrBits'(B - 1);
+    kxc_last = {1'b0, kxc_q} + 1'b1 >= {1'b0, n_kxc_q};
+    region = kxc_last ? region_q : region_kxc_q;
     // j is the last read of the row when the next word would start beyond the region:
     // go + region <= (j+1)*B, without a divider.
-    last_j = CmpBits'(go) + CmpBits'(region_q) <= CmpBits'(joff_q) + CmpBits'(B);
+    last_j = CmpBits'(go) + CmpBits'(region) <= CmpBits'(joff_q) + CmpBits'(B);
     // "counter + 1 < n" is the core's advance test; its negation marks the counter's last value.
 `ifdef FLYCOL_BUG_IC_BOUND
     ky_last = {1'b0, ky_q} + 1'b1 > {1'b0, n_ky_q};  // formal twin: one kernel row too many
@@ -81,32 +87,41 @@ module index_counters #(
   assign has_read_o = active_q;
   assign addr_o = AddrBits'(ptr >> Log2B);
   assign b_o = $signed({1'b0, go}) - $signed({1'b0, joff_q});
-  assign flush_o = active_q && last_j && ky_last && c_last && cx_last && cy_last && g_last;
+  assign flush_o = active_q && last_j && kxc_last && ky_last && c_last && cx_last && cy_last &&
+                   g_last;
+  assign lastc_o = kxc_last;
   assign lane_stride_o = lane_stride_q;
   assign pattern_o = pattern_q;
+  assign pattern_kxc_o = pattern_kxc_q;
 
   // Next state: a start loads the RUN and clears the counters; an issued read advances them,
-  // innermost first (j, ky, c, cx, cy, g), each wrapping to zero and carrying into the next.
+  // innermost first (j, kxc, ky, c, cx, cy, g), each wrapping to zero and carrying into the next.
   always_comb begin
     n_kg_d = n_kg_q;
     n_cy_d = n_cy_q;
     n_cx_d = n_cx_q;
     n_c_d = n_c_q;
     n_ky_d = n_ky_q;
+    n_kxc_d = n_kxc_q;
     step_cx_d = step_cx_q;
     step_cy_d = step_cy_q;
     step_c_d = step_c_q;
     step_ky_d = step_ky_q;
+    step_kxc_d = step_kxc_q;
     region_d = region_q;
+    region_kxc_d = region_kxc_q;
     lane_stride_d = lane_stride_q;
     pattern_d = pattern_q;
+    pattern_kxc_d = pattern_kxc_q;
     active_d = active_q;
+    kxc_d = kxc_q;
     ky_d = ky_q;
     c_d = c_q;
     cx_d = cx_q;
     cy_d = cy_q;
     g_d = g_q;
     joff_d = joff_q;
+    kxcoff_d = kxcoff_q;
     kyoff_d = kyoff_q;
     coff_d = coff_q;
     cxoff_d = cxoff_q;
@@ -117,20 +132,26 @@ module index_counters #(
       n_cx_d = run_i.run_n_cx;
       n_c_d = run_i.run_n_c;
       n_ky_d = run_i.run_n_ky;
+      n_kxc_d = run_i.run_n_kxc;
       step_cx_d = PtrBits'(run_i.run_step_cx);
       step_cy_d = PtrBits'(run_i.run_step_cy);
       step_c_d = PtrBits'(run_i.run_step_c);
       step_ky_d = PtrBits'(run_i.run_step_ky);
+      step_kxc_d = PtrBits'(run_i.run_step_kxc);
       region_d = run_i.run_region;
+      region_kxc_d = run_i.run_region_kxc;
       lane_stride_d = run_i.run_lane_stride;
       pattern_d = run_i.run_pattern[PB-1:0];
+      pattern_kxc_d = run_i.run_pattern_kxc[PB-1:0];
       active_d = 1'b1;
+      kxc_d = '0;
       ky_d = '0;
       c_d = '0;
       cx_d = '0;
       cy_d = '0;
       g_d = '0;
       joff_d = '0;
+      kxcoff_d = '0;
       kyoff_d = '0;
       coff_d = '0;
       cxoff_d = '0;
@@ -138,8 +159,14 @@ module index_counters #(
     end else if (issue_i) begin
       if (!last_j) begin
         joff_d = joff_q + PtrBits'(B);
+      end else if (!kxc_last) begin
+        joff_d = '0;
+        kxc_d = kxc_q + 1'b1;
+        kxcoff_d = kxcoff_q + step_kxc_q;
       end else begin
         joff_d = '0;
+        kxc_d = '0;
+        kxcoff_d = '0;
         if (!ky_last) begin
           ky_d = ky_q + 1'b1;
           kyoff_d = kyoff_q + step_ky_q;
@@ -178,7 +205,7 @@ module index_counters #(
     end
   end
 
-  // Reset values are hw::RunDesc's defaults (n = 1, steps 0, region 1, lane stride 1, pattern 1).
+  // Reset values are hw::RunDesc's defaults (n = 1, steps 0, regions 1, lane stride 1, patterns 1).
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       n_kg_q <= CountBits'(1);
@@ -186,20 +213,26 @@ module index_counters #(
       n_cx_q <= CountBits'(1);
       n_c_q <= CountBits'(1);
       n_ky_q <= CountBits'(1);
+      n_kxc_q <= CountBits'(1);
       step_cx_q <= '0;
       step_cy_q <= '0;
       step_c_q <= '0;
       step_ky_q <= '0;
+      step_kxc_q <= '0;
       region_q <= RegionBits'(1);
+      region_kxc_q <= RegionBits'(1);
       lane_stride_q <= LsBits'(1);
       pattern_q <= PB'(1);
+      pattern_kxc_q <= PB'(1);
       active_q <= 1'b0;
+      kxc_q <= '0;
       ky_q <= '0;
       c_q <= '0;
       cx_q <= '0;
       cy_q <= '0;
       g_q <= '0;
       joff_q <= '0;
+      kxcoff_q <= '0;
       kyoff_q <= '0;
       coff_q <= '0;
       cxoff_q <= '0;
@@ -210,20 +243,26 @@ module index_counters #(
       n_cx_q <= n_cx_d;
       n_c_q <= n_c_d;
       n_ky_q <= n_ky_d;
+      n_kxc_q <= n_kxc_d;
       step_cx_q <= step_cx_d;
       step_cy_q <= step_cy_d;
       step_c_q <= step_c_d;
       step_ky_q <= step_ky_d;
+      step_kxc_q <= step_kxc_d;
       region_q <= region_d;
+      region_kxc_q <= region_kxc_d;
       lane_stride_q <= lane_stride_d;
       pattern_q <= pattern_d;
+      pattern_kxc_q <= pattern_kxc_d;
       active_q <= active_d;
+      kxc_q <= kxc_d;
       ky_q <= ky_d;
       c_q <= c_d;
       cx_q <= cx_d;
       cy_q <= cy_d;
       g_q <= g_d;
       joff_q <= joff_d;
+      kxcoff_q <= kxcoff_d;
       kyoff_q <= kyoff_d;
       coff_q <= coff_d;
       cxoff_q <= cxoff_d;
@@ -245,17 +284,26 @@ module index_counters #(
   end
 
   // hw::IndexCounters::check_run on the RUN being started: a compiler bug must not run silently.
-  logic [63:0] chk_msb, chk_need, chk_last_word;
+  // (The `_kxc` checks apply to the chunks other than the last, which exist when n_kxc > 1.)
+  localparam int unsigned LaneElems = Cfg.lane_fifo_depth * Cfg.m;
+  logic [63:0] chk_msb, chk_need, chk_msb_kxc, chk_need_kxc, chk_rs, chk_last_word, chk_cols;
   always_comb begin
     chk_msb = '0;
-    for (int i = 0; i < flycol_pkg::PatternBits; i++) if (run_i.run_pattern[i]) chk_msb = 64'(i);
+    chk_msb_kxc = '0;
+    for (int i = 0; i < flycol_pkg::PatternBits; i++) begin
+      if (run_i.run_pattern[i]) chk_msb = 64'(i);
+      if (run_i.run_pattern_kxc[i]) chk_msb_kxc = 64'(i);
+    end
     chk_need = (64'(Cfg.rows) - 64'd1) * 64'(run_i.run_lane_stride) + chk_msb + 64'd1;
-    chk_last_word = ((64'(run_i.run_n_cx) - 64'd1) * 64'(run_i.run_step_cx) +
-                     (64'(run_i.run_n_cy) - 64'd1) * 64'(run_i.run_step_cy) +
-                     (64'(run_i.run_n_c) - 64'd1) * 64'(run_i.run_step_c) +
-                     (64'(run_i.run_n_ky) - 64'd1) * 64'(run_i.run_step_ky) +
-                     64'(run_i.run_region) - 64'd1)
-                    >> Log2B;
+    chk_need_kxc = (64'(Cfg.rows) - 64'd1) * 64'(run_i.run_lane_stride) + chk_msb_kxc + 64'd1;
+    chk_rs = (64'(run_i.run_n_cx) - 64'd1) * 64'(run_i.run_step_cx) +
+             (64'(run_i.run_n_cy) - 64'd1) * 64'(run_i.run_step_cy) +
+             (64'(run_i.run_n_c) - 64'd1) * 64'(run_i.run_step_c) +
+             (64'(run_i.run_n_ky) - 64'd1) * 64'(run_i.run_step_ky);
+    chk_last_word = (chk_rs + (64'(run_i.run_n_kxc) - 64'd1) * 64'(run_i.run_step_kxc) +
+                     64'(run_i.run_region) - 64'd1) >> Log2B;
+    chk_cols = 64'($countones(run_i.run_pattern)) +
+               (64'(run_i.run_n_kxc) - 64'd1) * 64'($countones(run_i.run_pattern_kxc));
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -273,15 +321,37 @@ module index_counters #(
       else if (chk_msb >= 64'(PB))
         $error("index_counters: RUN field pattern = %h does not fit pattern_bits = %0d",
                run_i.run_pattern, PB);
-      if ($countones(run_i.run_pattern) != int'(run_i.run_n_kx))
-        $error("index_counters: RUN field pattern = %h has %0d bits set but n_kx = %0d",
-               run_i.run_pattern, $countones(run_i.run_pattern), run_i.run_n_kx);
+      if (run_i.run_n_kxc == '0) $error("index_counters: RUN field n_kxc = 0 outside 1..65535");
+      else if (chk_cols != 64'(run_i.run_n_kx))
+        $error("index_counters: RUN fields pattern = %h, n_kxc = %0d, pattern_kxc = %h give %0d %s %0d",
+               run_i.run_pattern, run_i.run_n_kxc, run_i.run_pattern_kxc, chk_cols, "columns, not n_kx =",
+               run_i.run_n_kx);
       if (run_i.run_pattern != '0 && 64'(run_i.run_region) < chk_need)
         $error("index_counters: RUN field region = %0d smaller than %0d %s", run_i.run_region,
                chk_need, "= (rows-1)*lane_stride + pattern width");
-      if (chk_last_word >= 64'(Cfg.ifmap_depth))
+      if (Cfg.rows > 1 && $countones(run_i.run_pattern) > int'(LaneElems))
+        $error("index_counters: RUN field pattern = %h has more than fifo_depth x m = %0d columns",
+               run_i.run_pattern, LaneElems);
+      if (run_i.run_n_kxc != '0 && chk_last_word >= 64'(Cfg.ifmap_depth))
         $error("index_counters: RUN reads word %0d but the ifmap buffer has %0d words",
                chk_last_word, Cfg.ifmap_depth);
+      if (run_i.run_n_kxc > 16'd1) begin
+        if (run_i.run_region_kxc == '0)
+          $error("index_counters: RUN field region_kxc = 0 outside 1..65535");
+        if (run_i.run_pattern_kxc == '0) $error("index_counters: RUN field pattern_kxc is zero");
+        else if (chk_msb_kxc >= 64'(PB))
+          $error("index_counters: RUN field pattern_kxc = %h does not fit pattern_bits = %0d",
+                 run_i.run_pattern_kxc, PB);
+        if (run_i.run_pattern_kxc != '0 && 64'(run_i.run_region_kxc) < chk_need_kxc)
+          $error("index_counters: RUN field region_kxc = %0d smaller than %0d %s", run_i.run_region_kxc,
+                 chk_need_kxc, "= (rows-1)*lane_stride + pattern_kxc width");
+        if (Cfg.rows > 1 && $countones(run_i.run_pattern_kxc) > int'(LaneElems))
+          $error("index_counters: RUN field pattern_kxc = %h has more than fifo_depth x m = %0d columns",
+                 run_i.run_pattern_kxc, LaneElems);
+        if (64'(run_i.run_region_kxc) > 64'(run_i.run_step_kxc) + 64'(run_i.run_region))
+          $error("index_counters: RUN field region_kxc = %0d larger than step_kxc + region = %0d",
+                 run_i.run_region_kxc, 64'(run_i.run_step_kxc) + 64'(run_i.run_region));
+      end
     end
     if (rst_ni && issue_i && !active_q) $error("index_counters: read issued with no read left");
     if (rst_ni && active_q && (64'(ptr) >> Log2B) >= 64'(Cfg.ifmap_depth))
@@ -295,7 +365,8 @@ module index_counters #(
   `FLYCOL_ASSERT_NEVER(NoIssueIdle_A, issue_i && !has_read_o, clk_i, rst_ni)
   // Loop counters stay below their RUN bounds while a RUN reads.
   `FLYCOL_ASSERT(CountersInRange_A,
-                 has_read_o |-> ky_q < n_ky_q && c_q < n_c_q && cx_q < n_cx_q && cy_q < n_cy_q && g_q < n_kg_q,
+                 has_read_o |-> kxc_q < n_kxc_q && ky_q < n_ky_q && c_q < n_c_q && cx_q < n_cx_q &&
+                                cy_q < n_cy_q && g_q < n_kg_q,
                  clk_i, rst_ni)
   // The last read ends the RUN: after issuing it no read is left.
   `FLYCOL_ASSERT(FlushEnds_A, (issue_i && flush_o) |=> !has_read_o, clk_i, rst_ni)

@@ -10,31 +10,35 @@ RunTimer::RunTimer(const hw::HwParams& p) : p_(p) {}
 
 const RunTiming& RunTimer::timing(const hw::RunDesc& r) {
   const Key k{r.preload, r.n_kg,    r.n_cy,    r.n_cx,   r.n_c,       r.n_ky,  r.n_kx,  r.step_cx,
-              r.step_cy, r.step_c,  r.step_ky, r.region, r.lane_stride, r.pattern};
+              r.step_cy, r.step_c,  r.step_ky, r.region, r.lane_stride, r.pattern,
+              r.n_kxc,   r.step_kxc, r.region_kxc, r.pattern_kxc};
   auto it = cache_.find(k);
   if (it == cache_.end()) it = cache_.emplace(k, compute(r)).first;
   return it->second;
 }
 
-std::vector<RunTimer::RowShape> RunTimer::row_shapes(const hw::RunDesc& r) const {
+std::vector<RunTimer::RowShape> RunTimer::row_shapes(const hw::RunDesc& r, std::uint64_t pattern,
+                                                     std::uint32_t region) const {
   const int B = p_.bus_elems, M = p_.m, R = p_.rows;
-  const int kx = int(r.n_kx);
   std::vector<int> px;  // pattern bit positions, ascending: kernel columns in order
   for (int i = 0; i < 64; ++i)
-    if ((r.pattern >> i) & 1u) px.push_back(i);
+    if ((pattern >> i) & 1u) px.push_back(i);
+  const int kx = int(px.size());  // the columns of this region row (a chunk of the kernel row)
 
   std::vector<RowShape> shapes(std::size_t(B * M));
   std::vector<int> fill(static_cast<std::size_t>(R), 0);
   for (int go = 0; go < B; ++go) {
-    const int words = (go + int(r.region) - 1) / B + 1;
+    const int words = (go + int(region) - 1) / B + 1;
     for (int f0 = 0; f0 < M; ++f0) {
       RowShape& s = shapes[std::size_t(go * M + f0)];
       s.reads = words;
       s.push_at.assign(std::size_t(kx), -1);
       s.push_first.assign(std::size_t(kx), -1);
+      s.word_start.assign(std::size_t(words), 0);
       std::fill(fill.begin(), fill.end(), f0);
       int t = 0;  // SEL cycle of the current word, relative to the row
       for (int j = 0; j < words; ++j) {
+        s.word_start[std::size_t(j)] = t;
         int word_cycles = 1;
         for (int l = 0; l < R; ++l) {
           const int base = go + l * int(r.lane_stride) - j * B;
@@ -81,7 +85,10 @@ RunTiming RunTimer::compute(const hw::RunDesc& r) const {
   const std::int64_t fill_tok = 1 + (r.preload ? std::int64_t(p_.cols) + 1 : 0);
   const std::int64_t swap0 = fill_tok + window_gap;
 
-  const std::vector<RowShape> shapes = row_shapes(r);
+  // Region rows of the last (or only) chunk of a kernel row, and of the other chunks.
+  const std::vector<RowShape> shapes_last = row_shapes(r, r.pattern, r.region);
+  const std::vector<RowShape> shapes_kxc =
+      r.n_kxc > 1 ? row_shapes(r, r.pattern_kxc, r.region_kxc) : std::vector<RowShape>{};
   std::vector<std::int64_t> pops(std::size_t(FD), 0);  // pop cycle of group G, ring by G % FD
 
   std::int64_t last_issue = swap0;  // no step before swap0 + 1
@@ -109,36 +116,59 @@ RunTiming RunTimer::compute(const hw::RunDesc& r) const {
   };
 
   std::uint64_t row_elems = 0;  // elements per lane before the current row
-  const std::uint64_t kx = r.n_kx;
   for (std::uint32_t kg = 0; kg < r.n_kg; ++kg)
     for (std::uint32_t cy = 0; cy < r.n_cy; ++cy)
       for (std::uint32_t cx = 0; cx < r.n_cx; ++cx)
         for (std::uint32_t c = 0; c < r.n_c; ++c)
-          for (std::uint32_t ky = 0; ky < r.n_ky; ++ky) {
-            const std::uint64_t start = std::uint64_t(cx) * r.step_cx + std::uint64_t(cy) * r.step_cy +
-                                        std::uint64_t(c) * r.step_c + std::uint64_t(ky) * r.step_ky;
-            const int go = int(start & std::uint64_t(B - 1));
-            const int f0 = int(row_elems % std::uint64_t(M));
-            const RowShape& s = shapes[std::size_t(go * M + f0)];
-            out.ifmap_reads += std::uint64_t(s.reads);
-            const bool last_row = row_elems + kx == E;
-            for (std::uint64_t x = 0; x < kx; ++x) {
-              int at = s.push_at[x], first = s.push_first[x];
-              if (at < 0 && last_row && x + 1 == kx) at = first = s.cycles - 1;  // the flush of the last group
-              if (at < 0) continue;
-              // The SEL stage takes an element in cycle feed + offset + 1. The first lane to push
-              // the group into a full FIFO holds the word, and with it the whole feeder, until the
-              // group FD places earlier has been popped; the group is complete at the last lane.
-              if (g >= std::uint64_t(FD)) {
-                const std::int64_t room = pops[std::size_t(g % std::uint64_t(FD))] + 1;
-                const std::int64_t push_first = feed + first + 1;
-                if (push_first < room) feed += room - push_first;
+          for (std::uint32_t ky = 0; ky < r.n_ky; ++ky)
+            for (std::uint32_t q = 0; q < r.n_kxc; ++q) {
+              const bool lastc = q + 1 == r.n_kxc;
+              const std::uint64_t start = std::uint64_t(cx) * r.step_cx + std::uint64_t(cy) * r.step_cy +
+                                          std::uint64_t(c) * r.step_c + std::uint64_t(ky) * r.step_ky +
+                                          std::uint64_t(q) * r.step_kxc;
+              const int go = int(start & std::uint64_t(B - 1));
+              const int f0 = int(row_elems % std::uint64_t(M));
+              const RowShape& s = (lastc ? shapes_last : shapes_kxc)[std::size_t(go * M + f0)];
+              const std::uint64_t kx = s.push_at.size();
+              out.ifmap_reads += std::uint64_t(s.reads);
+              const bool last_row = row_elems + kx == E;
+              // The columns of this row that complete a group, in order (groups g, g+1, ...).
+              std::vector<int> cols_at, at_of, first_of;
+              for (std::uint64_t x = 0; x < kx; ++x) {
+                int at = s.push_at[x], first = s.push_first[x];
+                if (at < 0 && last_row && x + 1 == kx) at = first = s.cycles - 1;  // the flush of the last group
+                if (at < 0) continue;
+                cols_at.push_back(int(x));
+                at_of.push_back(at);
+                first_of.push_back(first);
               }
-              issue_group(std::min(E, (g + 1) * std::uint64_t(M)), feed + at + 2);
+              const std::uint64_t g0 = g;
+              std::vector<char> held(cols_at.size(), 0);
+              // The SEL stage takes an element in cycle feed + offset + 1. The first lane to push a
+              // group into a full FIFO holds the word, and with it the whole feeder, until the group
+              // FD places earlier has been popped; the group is complete at the last lane.
+              const auto hold = [&](std::size_t k) {
+                held[k] = 1;
+                const std::uint64_t gk = g0 + k;
+                if (gk < std::uint64_t(FD)) return;
+                const std::int64_t room = pops[std::size_t(gk % std::uint64_t(FD))] + 1;
+                const std::int64_t push_first = feed + first_of[k] + 1;
+                if (push_first < room) feed += room - push_first;
+              };
+              for (std::size_t i = 0; i < cols_at.size(); ++i) {
+                // A later group whose first lane pushes in an earlier word than this group's last
+                // lane (a wide row: the leading lane runs FD groups ahead) holds the feeder before
+                // this group completes. Its room is known once the group FD places before it has
+                // been issued (k < i + FD; deadlock freedom, spec 9.2, keeps the others later).
+                const int word_i = s.word_of(at_of[i]);
+                for (std::size_t k = i + 1; k < cols_at.size() && k < i + std::size_t(FD); ++k)
+                  if (!held[k] && s.word_of(first_of[k]) < word_i) hold(k);
+                if (!held[i]) hold(i);
+                issue_group(std::min(E, (g + 1) * std::uint64_t(M)), feed + at_of[i] + 2);
+              }
+              feed += s.cycles;
+              row_elems += kx;
             }
-            feed += s.cycles;
-            row_elems += kx;
-          }
 
   out.mac = E;
   out.feeder_stall = feeder_stall;

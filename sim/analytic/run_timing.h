@@ -40,16 +40,24 @@ private:
   struct RowShape {
     int cycles = 0;
     int reads = 0;
-    std::vector<int> push_at;     // size n_kx: the last lane's push (the group is complete)
+    std::vector<int> push_at;     // one per column of the row: the last lane's push (the group is complete)
     std::vector<int> push_first;  // the first lane's push (a full FIFO stops the feeder here)
+    std::vector<int> word_start;  // SEL cycle of each word's first cycle
+    int word_of(int cycle) const {
+      int j = 0;
+      while (j + 1 < int(word_start.size()) && word_start[std::size_t(j) + 1] <= cycle) ++j;
+      return j;
+    }
   };
-  std::vector<RowShape> row_shapes(const hw::RunDesc& r) const;  // index go * M + fill
+  // A region row is one kernel-column chunk (spec 9.2): its pattern and region width.
+  std::vector<RowShape> row_shapes(const hw::RunDesc& r, std::uint64_t pattern,
+                                   std::uint32_t region) const;  // index go * M + fill
   RunTiming compute(const hw::RunDesc& r) const;
 
   hw::HwParams p_;
   using Key = std::tuple<bool, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t,
                          std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t,
-                         std::uint32_t, std::uint64_t>;
+                         std::uint32_t, std::uint64_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint64_t>;
   std::map<Key, RunTiming> cache_;
 };
 

@@ -28,9 +28,15 @@ std::string command_field_violation(const hw::Command& c, const hw::HwParams& hw
     check("step_ky", r.step_ky, kStepMax);
     check("region", r.region, kCountMax);
     check("lane_stride", r.lane_stride, kLaneStrideMax);
+    check("n_kxc", r.n_kxc, kCountMax);
+    check("step_kxc", r.step_kxc, kStepMax);
+    check("region_kxc", r.region_kxc, kCountMax);
     if (out.empty() && hw.pattern_bits < 64 && (r.pattern >> hw.pattern_bits) != 0)
       out = fmt::format("pattern = {:#x} (only {} bits)", r.pattern, hw.pattern_bits);
-    if (out.empty() && (r.n_kg == 0 || r.n_cy == 0 || r.n_cx == 0 || r.n_c == 0 || r.n_ky == 0 || r.n_kx == 0))
+    if (out.empty() && hw.pattern_bits < 64 && (r.pattern_kxc >> hw.pattern_bits) != 0)
+      out = fmt::format("pattern_kxc = {:#x} (only {} bits)", r.pattern_kxc, hw.pattern_bits);
+    if (out.empty() &&
+        (r.n_kg == 0 || r.n_cy == 0 || r.n_cx == 0 || r.n_c == 0 || r.n_ky == 0 || r.n_kx == 0 || r.n_kxc == 0))
       out = "a RUN count is 0 (every count must be at least 1)";
     return out;
   }

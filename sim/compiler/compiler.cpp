@@ -103,14 +103,12 @@ public:
     r.n_cx = std::uint32_t(win.ncx);
     r.n_c = std::uint32_t(t.tc);
     r.n_ky = std::uint32_t(l_.ky);
-    r.n_kx = std::uint32_t(l_.kx);
     r.step_cx = std::uint32_t(hw_.rows * l_.sx);
     r.step_cy = std::uint32_t(win.step_cy);
     r.step_c = std::uint32_t(std::int64_t(win.ht) * win.wt);
     r.step_ky = std::uint32_t(l_.dy * win.wt);
-    r.region = region_width(l_, hw_);
     r.lane_stride = std::uint32_t(l_.sx);
-    r.pattern = kernel_pattern(l_);
+    set_kernel_fields(r, l_, hw_);  // n_kx, region, pattern and the kernel-column chunks
     emit(run, note);
     ifb_[std::size_t(ib)].last_reader = wtb_[std::size_t(wb)].last_reader = ps.last_run = ex_;
     last_run_ifmap_ = ib;

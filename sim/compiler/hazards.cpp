@@ -172,9 +172,7 @@ private:
   void check_bounds(const hw::Command& c) const {
     if (c.op == hw::Opcode::Run) {
       const hw::RunDesc& r = c.run;
-      const std::uint64_t last = std::uint64_t(r.n_cx - 1) * r.step_cx + std::uint64_t(r.n_cy - 1) * r.step_cy +
-                                 std::uint64_t(r.n_c - 1) * r.step_c + std::uint64_t(r.n_ky - 1) * r.step_ky +
-                                 r.region - 1;
+      const std::uint64_t last = r.last_element();  // the furthest region row (chunks included)
       const std::uint64_t word = last >> hw_.log2_bus;
       if (word >= std::uint64_t(hw_.ifmap_depth))
         fail_one(fmt::format("the feeder reads ifmap word {}, the buffer has {}", word, hw_.ifmap_depth));

@@ -3,6 +3,7 @@
 // run hundreds of random layers in a unit test, so the loops stay close to the spec's text.
 #include "sim/compiler/interpreter.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -149,17 +150,28 @@ private:
     if (ib.written < 0) fail("reads an ifmap buffer that was never loaded");
     if (wb.written < 0) fail("reads a weight buffer that was never loaded");
 
-    // The kernel column offsets are the set bits of the pattern (bit i*dx for i < kx).
-    std::vector<std::uint32_t> xoff;
-    for (int bit = 0; bit < 64; ++bit)
-      if ((r.pattern >> bit) & 1u) xoff.push_back(std::uint32_t(bit));
-    if (xoff.size() != r.n_kx)
-      fail(fmt::format("pattern {:#x} has {} set bits, n_kx = {}", r.pattern, xoff.size(), r.n_kx));
+    // The kernel column offsets: chunk q of the kernel row starts q*step_kxc elements in, and its
+    // columns are the set bits of its pattern (pattern_kxc, the last chunk's: pattern).
+    if (r.n_kxc == 0) fail("n_kxc = 0");
+    std::vector<std::uint64_t> xoff;
     const std::uint64_t rows = std::uint64_t(hw_.rows), cols = std::uint64_t(hw_.cols), b = std::uint64_t(hw_.bus_elems);
-    const std::uint64_t span = (rows - 1) * r.lane_stride + xoff.back() + 1;  // elements the lanes take per region row
-    if (span > r.region)
-      fail(fmt::format("region = {} is narrower than the {} elements the lanes take from one region row", r.region,
-                       span));
+    std::uint64_t row_end = 0;  // one past the furthest element a kernel row's region rows read
+    for (std::uint32_t q = 0; q < r.n_kxc; ++q) {
+      const bool last = q + 1 == r.n_kxc;
+      const std::uint64_t pat = last ? r.pattern : r.pattern_kxc;
+      const std::uint32_t region = last ? r.region : r.region_kxc;
+      if (pat == 0) fail(fmt::format("the pattern of chunk {} is zero", q));
+      int msb = 0;
+      for (int bit = 0; bit < 64; ++bit)
+        if ((pat >> bit) & 1u) xoff.push_back(std::uint64_t(q) * r.step_kxc + std::uint64_t(bit)), msb = bit;
+      const std::uint64_t span = (rows - 1) * r.lane_stride + std::uint64_t(msb) + 1;  // what the lanes take
+      if (span > region)
+        fail(fmt::format("{} = {} is narrower than the {} elements the lanes take from one region row",
+                         last ? "region" : "region_kxc", region, span));
+      row_end = std::max(row_end, std::uint64_t(q) * r.step_kxc + region);
+    }
+    if (xoff.size() != r.n_kx)
+      fail(fmt::format("the chunk patterns have {} set bits, n_kx = {}", xoff.size(), r.n_kx));
 
     const std::uint64_t steps = std::uint64_t(r.n_c) * r.n_ky * r.n_kx;  // L
     if (std::uint64_t(r.n_kg) * steps * cols > std::uint64_t(wb.written))
@@ -184,7 +196,7 @@ private:
           // furthest. Those words must hold loaded data (tile or tail).
           const std::uint64_t last_row =
               base + std::uint64_t(r.n_c - 1) * r.step_c + std::uint64_t(r.n_ky - 1) * r.step_ky;
-          const std::uint64_t last_word = (last_row + r.region - 1) / b;
+          const std::uint64_t last_word = (last_row + row_end - 1) / b;
           if ((last_word + 1) * b > std::uint64_t(ib.written))
             fail(fmt::format("context (g={}, cy={}, cx={}) reads ifmap word {}, but only elements 0..{} were loaded", g,
                              cy, cx, last_word, ib.written - 1));

@@ -84,7 +84,11 @@ bool fits(const Layer& l, const hw::HwParams& hw, int tc, int n_kg, int th, int 
 // which a feeder slower than the array stretches the steps.
 double feeder_factor(const Layer& l, const hw::HwParams& hw, const TileWindow& win, int tc, int th) {
   const int B = hw.bus_elems;
-  const int region = int(region_width(l, hw));
+  // A kernel row is n region rows (kernel-column chunks, microarchitecture 9.2); the chunks' own
+  // word offsets are approximated by the row's.
+  const KernelChunks kc = kernel_chunks(l, hw);
+  const int region_kc = (hw.rows - 1) * l.sx + (kc.kc - 1) * l.dx + 1;
+  const int region_last = (hw.rows - 1) * l.sx + (kc.last - 1) * l.dx + 1;
   const auto hist = [&](std::int64_t step, std::int64_t count) {
     std::vector<double> h(std::size_t(B), 0.0);
     for (std::int64_t i = 0; i < std::min<std::int64_t>(count, B); ++i) {
@@ -107,9 +111,9 @@ double feeder_factor(const Layer& l, const hw::HwParams& hw, const TileWindow& w
   h = conv(h, hist(std::int64_t(l.dy) * win.wt, l.ky));
   double rows = 0, cycles = 0;
   for (int go = 0; go < B; ++go) {
-    const int words = (go + region - 1) / B + 1;
+    const int words_kc = (go + region_kc - 1) / B + 1, words_last = (go + region_last - 1) / B + 1;
     rows += h[std::size_t(go)];
-    cycles += h[std::size_t(go)] * double(std::max(words, l.kx));
+    cycles += h[std::size_t(go)] * double((kc.n - 1) * std::max(words_kc, kc.kc) + std::max(words_last, kc.last));
   }
   return rows > 0 ? cycles / (rows * l.kx) : 1.0;
 }

@@ -77,19 +77,9 @@ void check_layer_fields(const Layer& l, const hw::HwParams& hw) {
     if (s) throw InputError(layer_source(l), s->key, fmt::format("= {}: {}", s->needed, s->problem));
 }
 
+// Kernel rows wider than a feed lane holds are split into chunks (set_kernel_fields), so the
+// pattern width is the only kernel limit.
 void check_pattern(const Layer& l, const Config& cfg) {
-  // The feed lanes are popped together: a lane must be able to hold a whole kernel row while the
-  // last lane waits for its first element, or the feeder deadlocks (microarchitecture 9.2).
-  const int lane_elems = cfg.feeder.fifo_depth * cfg.feeder.intermediate_regs;
-  if (cfg.array.rows > 1 && l.kx > lane_elems)
-    throw InputError(cfg.source, "feeder.fifo_depth",
-                     fmt::format("= {}: the layer '{}' has kx = {} kernel columns, but a feed lane holds at most "
-                                 "feeder.fifo_depth x feeder.intermediate_regs = {} x {} = {} elements, and lanes "
-                                 "popped in lockstep would deadlock on a wider kernel row; allowed: kx <= {} (set "
-                                 "feeder.fifo_depth to at least {})",
-                                 cfg.feeder.fifo_depth, l.name, l.kx, cfg.feeder.fifo_depth,
-                                 cfg.feeder.intermediate_regs, lane_elems, lane_elems,
-                                 (l.kx + cfg.feeder.intermediate_regs - 1) / cfg.feeder.intermediate_regs));
   const int pb = cfg.feeder.pattern_bits;
   if (l.extent_x() <= pb) return;
   throw InputError(cfg.source, "feeder.pattern_bits",
@@ -161,6 +151,34 @@ std::uint64_t kernel_pattern(const Layer& l) {
   std::uint64_t p = 0;
   for (int i = 0; i < l.kx; ++i) p |= std::uint64_t(1) << (i * l.dx);
   return p;
+}
+
+KernelChunks kernel_chunks(const Layer& l, const hw::HwParams& hw) {
+  KernelChunks k;
+  k.kc = k.last = l.kx;
+  const int lane_elems = hw.lane_fifo_depth * hw.m;
+  if (hw.rows <= 1 || l.kx <= lane_elems) return k;
+  k.n = int(ceil_div(l.kx, lane_elems));
+  k.kc = int(ceil_div(l.kx, k.n));
+  k.last = l.kx - (k.n - 1) * k.kc;
+  return k;
+}
+
+void set_kernel_fields(hw::RunDesc& r, const Layer& l, const hw::HwParams& hw) {
+  const KernelChunks k = kernel_chunks(l, hw);
+  const auto region = [&](int cols) { return std::uint32_t((hw.rows - 1) * l.sx + (cols - 1) * l.dx + 1); };
+  const auto pattern = [&](int cols) {
+    std::uint64_t p = 0;
+    for (int i = 0; i < cols; ++i) p |= std::uint64_t(1) << (i * l.dx);
+    return p;
+  };
+  r.n_kx = std::uint32_t(l.kx);
+  r.region = region(k.last);
+  r.pattern = pattern(k.last);
+  r.n_kxc = std::uint32_t(k.n);
+  r.step_kxc = k.n > 1 ? std::uint32_t(k.kc * l.dx) : 0;
+  r.region_kxc = k.n > 1 ? region(k.kc) : 1;
+  r.pattern_kxc = k.n > 1 ? pattern(k.kc) : 1;
 }
 
 std::string layout_problem(const Layer& l, TileLayout lay) {

@@ -39,6 +39,15 @@ TileWindow tile_window(const Layer& l, const hw::HwParams& hw, int tc, int th, i
 // RUN constants that depend only on the layer and the array.
 std::uint32_t region_width(const Layer& l, const hw::HwParams& hw);  // (ROWS-1)*sx + (kx-1)*dx + 1
 std::uint64_t kernel_pattern(const Layer& l);                        // bit i*dx for i < kx
+// Kernel-column chunks (microarchitecture 9.2): with more than one array row, a kernel row wider
+// than fifo_depth x intermediate_regs columns is read as n region rows of kc columns, the last of
+// `last` columns; the fewest chunks, as even as possible. n = 1 (kc = last = kx) otherwise.
+struct KernelChunks {
+  int n = 1, kc = 1, last = 1;
+};
+KernelChunks kernel_chunks(const Layer& l, const hw::HwParams& hw);
+// The RUN's kernel fields: n_kx, region, pattern and the chunk fields.
+void set_kernel_fields(hw::RunDesc& r, const Layer& l, const hw::HwParams& hw);
 
 // Why a tiling cannot run: the key to change (a configuration key, or for a command field that
 // would overflow, the layer key) and what is needed.

@@ -25,7 +25,7 @@ namespace {
 
 // The inverse of rtl::command_values, in its field order.
 hw::Command unpack_fields(const std::vector<std::uint64_t>& f) {
-  if (f.size() != 33) throw std::logic_error("rtlblocks: the command format changed; update command_from_fields");
+  if (f.size() != 37) throw std::logic_error("rtlblocks: the command format changed; update command_from_fields");
   hw::Command c;
   hw::DmaDesc& d = c.dma;
   hw::RunDesc& r = c.run;
@@ -40,6 +40,7 @@ hw::Command unpack_fields(const std::vector<std::uint64_t>& f) {
   next(r.n_kg), next(r.n_cy), next(r.n_cx), next(r.n_c), next(r.n_ky), next(r.n_kx);
   next(r.step_cx), next(r.step_cy), next(r.step_c), next(r.step_ky), next(r.region), next(r.lane_stride);
   next(r.pattern);
+  next(r.n_kxc), next(r.step_kxc), next(r.region_kxc), next(r.pattern_kxc);
   return c;
 }
 

@@ -71,7 +71,11 @@ const std::vector<FieldLayout>& command_fields() {
       {"run_step_ky", fb::kStep, "RUN: elements between kernel rows"},
       {"run_region", fb::kCount, "RUN: interest region width"},
       {"run_lane_stride", fb::kLaneStride, "RUN: local offset between lanes (sx)"},
-      {"run_pattern", fb::kPattern, "RUN: kernel pattern"},
+      {"run_pattern", fb::kPattern, "RUN: kernel pattern (last chunk)"},
+      {"run_n_kxc", fb::kCount, "RUN: kernel-column chunks per kernel row"},
+      {"run_step_kxc", fb::kStep, "RUN: elements between chunks"},
+      {"run_region_kxc", fb::kCount, "RUN: interest region width of the other chunks"},
+      {"run_pattern_kxc", fb::kPattern, "RUN: kernel pattern of the other chunks"},
   };
   return f;
 }
@@ -83,7 +87,8 @@ std::vector<std::uint64_t> command_values(const hw::Command& c) {
           d.buf, d.dram_addr, d.n_planes, d.plane_stride, d.n_rows, d.row_stride, d.row_len,
           d.pad_left, d.pad_right, d.pad_top, d.pad_bottom, d.tail,
           r.ifmap_buf, r.weight_buf, r.psum_buf, std::uint64_t(r.preload), r.n_kg, r.n_cy, r.n_cx, r.n_c, r.n_ky,
-          r.n_kx, r.step_cx, r.step_cy, r.step_c, r.step_ky, r.region, r.lane_stride, r.pattern};
+          r.n_kx, r.step_cx, r.step_cy, r.step_c, r.step_ky, r.region, r.lane_stride, r.pattern,
+          r.n_kxc, r.step_kxc, r.region_kxc, r.pattern_kxc};
 }
 
 namespace {

@@ -51,6 +51,8 @@ struct TestRun {
   int rows = 1, bus = 1;
   int kx = 1, ky = 1, sx = 1, sy = 1, dx = 1, dy = 1;
   int wt = 1, ht = 1;  // tile width and height
+  int kc = 1;          // kernel columns per chunk (section 9.2); kc >= kx: the row is not split
+  int extra_region = 0;  // elements of the last chunk's region beyond what the lanes need
   std::uint64_t elems_per_lane = 0;
   std::uint64_t reads = 0;     // reference SRAM reads
   std::int64_t last_word = 0;  // highest word read
@@ -78,18 +80,25 @@ std::int64_t ref_index(const TestRun& t, int lane, std::uint64_t i) {
   return c * t.ht * t.wt + (oy * t.sy + ky * t.dy) * t.wt + ox * t.sx + kx * t.dx;
 }
 
-// Calls f(first_word, last_word) for every region row, in read order.
+// Calls f(first_word, last_word) for every region row, in read order: one per kernel-column chunk
+// of every kernel row, each spanning what the ROWS lanes take from the chunk's columns (from the
+// layer and t.kc, not from the RUN's region fields).
 template <class F>
 void for_each_region_row(const TestRun& t, F&& f) {
-  const std::int64_t ri = std::int64_t(t.run.region);
+  const int chunks = (t.kx + t.kc - 1) / t.kc;
   for (std::uint32_t g = 0; g < t.run.n_kg; ++g)
     for (std::int64_t cy = 0; cy < t.run.n_cy; ++cy)
       for (std::int64_t cx = 0; cx < t.run.n_cx; ++cx)
         for (std::int64_t c = 0; c < t.run.n_c; ++c)
-          for (std::int64_t ky = 0; ky < t.run.n_ky; ++ky) {
-            const std::int64_t start = c * t.ht * t.wt + (cy * t.sy + ky * t.dy) * t.wt + cx * t.rows * t.sx;
-            f(start / t.bus, (start + ri - 1) / t.bus);
-          }
+          for (std::int64_t ky = 0; ky < t.run.n_ky; ++ky)
+            for (int q = 0; q < chunks; ++q) {
+              const int cols = std::min(t.kc, t.kx - q * t.kc);
+              const std::int64_t start = c * t.ht * t.wt + (cy * t.sy + ky * t.dy) * t.wt + cx * t.rows * t.sx +
+                                         std::int64_t(q) * t.kc * t.dx;
+              std::int64_t ri = std::int64_t(t.rows - 1) * t.sx + std::int64_t(cols - 1) * t.dx + 1;
+              if (q + 1 == chunks) ri += t.extra_region;
+              f(start / t.bus, (start + ri - 1) / t.bus);
+            }
 }
 
 void finish_run(TestRun& t) {
@@ -102,9 +111,11 @@ void finish_run(TestRun& t) {
   });
 }
 
+// A RUN of a layer; its kernel rows are split into chunks of `kc` columns (0: not split).
 TestRun layer_run(const HwParams& hw, int kx, int ky, int sx, int sy, int dx, int dy, int n_c, int n_cx, int n_cy,
-                  int n_kg, int tw, int extra_w, int extra_h) {
+                  int n_kg, int tw, int extra_w, int extra_h, int kc = 0) {
   TestRun t;
+  t.kc = kc > 0 && kc < kx ? kc : kx;
   t.rows = hw.rows, t.bus = hw.bus_elems;
   t.kx = kx, t.ky = ky, t.sx = sx, t.sy = sy, t.dx = dx, t.dy = dy;
   t.wt = (tw - 1) * sx + (kx - 1) * dx + 1 + extra_w;
@@ -116,20 +127,29 @@ TestRun layer_run(const HwParams& hw, int kx, int ky, int sx, int sy, int dx, in
   r.step_cy = std::uint32_t(sy * t.wt);
   r.step_c = std::uint32_t(t.ht * t.wt);
   r.step_ky = std::uint32_t(dy * t.wt);
-  r.region = std::uint32_t((hw.rows - 1) * sx + (kx - 1) * dx + 1);
   r.lane_stride = std::uint32_t(sx);
-  r.pattern = pattern_of(kx, dx);
+  const int chunks = (kx + t.kc - 1) / t.kc, last = kx - (chunks - 1) * t.kc;
+  r.region = std::uint32_t((hw.rows - 1) * sx + (last - 1) * dx + 1);
+  r.pattern = pattern_of(last, dx);
+  if (chunks > 1) {
+    r.n_kxc = std::uint32_t(chunks);
+    r.step_kxc = std::uint32_t(t.kc * dx);
+    r.region_kxc = std::uint32_t((hw.rows - 1) * sx + (t.kc - 1) * dx + 1);
+    r.pattern_kxc = pattern_of(t.kc, dx);
+  }
   finish_run(t);
   return t;
 }
 
-// A random RUN consistent with a real layer. Kernels wider than FD*M elements are left out when
-// there is more than one lane (the compiler rejects them: section 9.2).
+// A random RUN consistent with a real layer. With more than one lane, kernel rows wider than FD*M
+// columns are split into chunks of a random width up to FD*M (section 9.2); one RUN in four has a
+// kernel row up to the whole pattern (kx up to PB), the rest kx <= 7.
 TestRun random_run(const HwParams& hw, tb::Rand& r, std::uint64_t budget, std::int64_t words) {
   for (;;) {
-    int kx_max = std::min(7, hw.pattern_bits);
-    if (hw.rows > 1) kx_max = std::min(kx_max, hw.lane_fifo_depth * hw.m);
-    const int kx = r.uniform(1, kx_max);
+    const int lane_elems = hw.rows > 1 ? hw.lane_fifo_depth * hw.m : 64;
+    const int kx = r.chance(0.25) ? r.uniform(1, hw.pattern_bits) : r.uniform(1, std::min(7, hw.pattern_bits));
+    int kc = 0;
+    if (kx > lane_elems || (kx > 1 && r.chance(0.1))) kc = r.uniform(1, std::min(kx, lane_elems));
     const int dx = kx > 1 ? r.uniform(1, std::min(8, (hw.pattern_bits - 1) / (kx - 1))) : r.uniform(1, 8);
     const int ky = r.uniform(1, 7), dy = r.uniform(1, 8);
     const int sx = r.chance(0.1) ? r.uniform(5, 8) : r.uniform(1, 4);
@@ -138,12 +158,14 @@ TestRun random_run(const HwParams& hw, tb::Rand& r, std::uint64_t budget, std::i
     // The last context of a row may have fewer than ROWS real pixels: its lanes over-read into the
     // next row or the tail, as the compiler allows (section 12).
     const int tw = (n_cx - 1) * hw.rows + r.uniform(1, hw.rows);
-    TestRun t = layer_run(hw, kx, ky, sx, sy, dx, dy, n_c, n_cx, n_cy, n_kg, tw, r.uniform(0, 3), r.uniform(0, 2));
+    TestRun t =
+        layer_run(hw, kx, ky, sx, sy, dx, dy, n_c, n_cx, n_cy, n_kg, tw, r.uniform(0, 3), r.uniform(0, 2), kc);
     // Now and then a region wider than the lanes need (legal, never emitted by the compiler): its
     // last words hold no element for any lane, the one case in which a lane's blocked flush group
     // stalls the feeder (hw/feeder/README.md).
     if (r.chance(0.125)) {
-      t.run.region += std::uint32_t(r.uniform(1, 2 * hw.bus_elems));
+      t.extra_region = r.uniform(1, 2 * hw.bus_elems);
+      t.run.region += std::uint32_t(t.extra_region);
       finish_run(t);
     }
     if (t.reads + t.elems_per_lane > budget || t.last_word >= words) continue;
@@ -176,8 +198,8 @@ std::string hw_name(const HwParams& p) {
 }
 
 std::string run_name(const TestRun& t) {
-  return fmt::format("{}x{} s{}x{} d{}x{} c={} cx={} cy={} kg={} Wt={} Ht={} region={}", t.kx, t.ky, t.sx, t.sy, t.dx,
-                     t.dy, t.run.n_c, t.run.n_cx, t.run.n_cy, t.run.n_kg, t.wt, t.ht, t.run.region);
+  return fmt::format("{}x{} s{}x{} d{}x{} c={} cx={} cy={} kg={} Wt={} Ht={} region={} kc={}", t.kx, t.ky, t.sx, t.sy,
+                     t.dx, t.dy, t.run.n_c, t.run.n_cx, t.run.n_cy, t.run.n_kg, t.wt, t.ht, t.run.region, t.kc);
 }
 
 // The ifmap buffer's image (a real buffer holds whatever earlier tiles left: random everywhere).
@@ -437,6 +459,27 @@ public:
       bad_start("pattern wider than PB", [&](RunDesc& r) {
         r.pattern |= std::uint64_t(1) << hw_.pattern_bits;
         ++r.n_kx;
+      });
+    // Kernel-column chunks (section 8): the chunk fields are checked like the row's.
+    const TestRun chunked = layer_run(hw_, 3, 2, 1, 1, 1, 1, 1, 1, 1, 1, hw_.rows, 0, 0, 2);
+    const auto bad_chunk = [&](const char* what, auto&& edit) {
+      RunDesc r = chunked.run;
+      edit(r);
+      directed(what, false, &r, false);
+    };
+    bad_chunk("chunk columns != n_kx", [](RunDesc& r) { r.n_kx += 1; });
+    bad_chunk("region_kxc misses the last lane", [](RunDesc& r) { r.region_kxc -= 1; });
+    bad_chunk("pattern_kxc zero", [](RunDesc& r) { r.pattern_kxc = 0; });
+    bad_chunk("n_kxc zero", [](RunDesc& r) { r.n_kxc = 0; });
+    bad_chunk("an earlier chunk ends beyond the last", [](RunDesc& r) { r.region_kxc = r.step_kxc + r.region + 1; });
+    bad_chunk("last chunk beyond the buffer",
+              [&](RunDesc& r) { r.step_kxc = std::uint32_t(hw_.ifmap_depth) * std::uint32_t(hw_.bus_elems); });
+    const int lane_elems = hw_.lane_fifo_depth * hw_.m;
+    if (hw_.rows > 1 && lane_elems < hw_.pattern_bits)
+      bad_start("a region row wider than FD*M columns", [&](RunDesc& r) {
+        r.n_kx = std::uint32_t(lane_elems + 1);
+        r.pattern = pattern_of(lane_elems + 1, 1);
+        r.region = std::uint32_t(hw_.rows - 1 + lane_elems + 1);
       });
     directed("start while busy", true, &good.run, false);
     directed("pop while a lane is empty", false, nullptr, true);

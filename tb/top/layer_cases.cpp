@@ -90,16 +90,16 @@ Case random_case(std::mt19937_64& rng, const Config& cfg, std::int64_t max_macs,
   RandomLayerLimits lim;
   lim.max_macs = max_macs;
   Case c;
-  // The feeder's documented limits are the configuration's, not the compiler's to find: a kernel
-  // whose dilated width exceeds feeder.pattern_bits, or wider than fifo_depth x M, is drawn again
-  // (otherwise a 32-bit pattern rejects about 7 % of the layers and the 90 % gate of a short run
-  // would fail by chance). What the compiler still rejects (tiles that cannot fit the SRAMs) counts.
-  const int max_kx = cfg.feeder.fifo_depth * cfg.feeder.intermediate_regs;
+  // The feeder's documented limit is the configuration's, not the compiler's to find: a kernel
+  // whose dilated width exceeds feeder.pattern_bits is drawn again (otherwise a 32-bit pattern
+  // rejects about 7 % of the layers and the 90 % gate of a short run would fail by chance). Kernel
+  // rows wider than fifo_depth x M run in chunks (microarchitecture 9.2). What the compiler still
+  // rejects (tiles that cannot fit the SRAMs) counts.
   for (;;) {
     c.layer = random_layer(rng, lim);
     bend_kernel(c.layer, rng);
     if (!fits(c.layer, max_macs)) continue;
-    if (beyond_limits || (c.layer.extent_x() <= cfg.feeder.pattern_bits && c.layer.kx <= max_kx)) break;
+    if (beyond_limits || c.layer.extent_x() <= cfg.feeder.pattern_bits) break;
   }
   auto coin = [&](double p) { return uniform01(rng) < p; };
   const std::vector<std::string> orders = loop_order_names();

@@ -39,8 +39,8 @@ DramTiming timing_for(const Config& cfg, std::uint64_t dram_seed);
 // one-row kernel with a vertical stride), a random loop order,
 // sometimes forced small tiles, a tile layout the layer allows, the tiling search, random DRAM, a
 // share of zero operands and an operand class the configuration's arithmetic draws from. Kernels
-// beyond the feeder's documented limits (dilated width over feeder.pattern_bits, wider than
-// fifo_depth x M) are drawn again unless beyond_limits (then the compiler rejects them).
+// beyond the feeder's documented limit (dilated width over feeder.pattern_bits) are drawn again
+// unless beyond_limits (then the compiler rejects them).
 Case random_case(std::mt19937_64& rng, const Config& cfg, std::int64_t max_macs, bool beyond_limits = false);
 
 // The operands of a case (its layer, the configuration's arithmetic, data seed, zeros, class).

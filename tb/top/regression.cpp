@@ -110,7 +110,7 @@ void RegressionOptions::declare(Args& args) {
       .text("case", &one_case, "run only this case (a line as a FAIL message prints it)")
       .flag("verbose", &verbose, "a line a layer")
       .flag("beyond-limits", &beyond_limits,
-            "also draw kernels past the feeder's pattern and lane limits (rejected: shows the 90 % gate)");
+            "also draw kernels past the feeder's pattern limit (rejected: shows the 90 % gate)");
 }
 
 int run_regression(const std::string& bench, const Args& args, const RegressionOptions& o, const Config& cfg,

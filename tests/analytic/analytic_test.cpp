@@ -171,6 +171,28 @@ void resnet_shapes(const std::vector<std::string>& prefixes, bool explicit_too) 
 
 TEST_CASE("analytic model against SystemC: 120 random layers", "[analytic][sc]") { random_batch(120, 7, 2'000'000); }
 
+TEST_CASE("analytic model against SystemC: kernel rows split into chunks", "[analytic][sc]") {
+  // Kernel rows wider than fifo_depth x M = 12 columns (microarchitecture 9.2): the per-chunk
+  // region rows, in the heuristic and a channel-sliced tiling.
+  const Config& cfg = default_config();
+  analytic::Model model(hardware_params(cfg), DramTiming::from(cfg));
+  ErrorStats es;
+  const char* specs[] = {"C=3,H=2,W=80,K=20,ky=1,kx=16",      "C=2,H=2,W=96,K=16,ky=1,kx=32",
+                         "C=2,H=1,W=100,K=16,ky=1,kx=64,pt=0,pb=0,pl=3,pr=3", "C=2,H=64,W=64,K=16,k=7,d=10",
+                         "C=4,H=8,W=90,K=4,ky=2,kx=21,dy=1,dx=3,sy=1,sx=2", "C=2,H=3,W=90,K=8,ky=2,kx=13,sy=2,sx=1,p=1"};
+  int i = 0;
+  for (const char* spec : specs) {
+    const Layer l = parse_layer_spec(spec);
+    for (const bool slice : {false, true}) {
+      CompileOptions o;
+      if (slice) o.tile_c = 1, o.order = "spill";
+      const Program p = compile_layer(l, cfg, o);
+      compare(p, make_random_operands(l, cfg.arithmetic, std::uint64_t(++i)), model, es);
+    }
+  }
+  fmt::print("chunked kernel rows: {}\n", es.text());
+}
+
 TEST_CASE("analytic model against SystemC: ResNet-50 shapes from conv1 to res3", "[analytic][sc]") {
   resnet_shapes({"conv1", "res2", "res3"}, false);
 }

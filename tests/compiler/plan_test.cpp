@@ -112,14 +112,53 @@ TEST_CASE("a kernel wider than the pattern is rejected naming feeder.pattern_bit
                     Catch::Contains("largest dilation is dx = 5"));
 }
 
-TEST_CASE("a kernel wider than a feed lane can hold is rejected naming feeder.fifo_depth", "[compiler][reject]") {
-  // Reference lanes hold fifo_depth x M = 4 x 3 = 12 elements: a 1x13 kernel could deadlock the
-  // lockstep pop (microarchitecture 9.2), a 1x12 kernel cannot.
+TEST_CASE("a kernel row wider than a feed lane holds is split into chunks and runs", "[compiler][chunks]") {
+  // Reference lanes hold fifo_depth x M = 4 x 3 = 12 elements (microarchitecture 9.2): a kernel row
+  // of kx > 12 columns becomes ceil(kx / 12) chunks of even width; kx <= 12 is not split. Each
+  // program is interpreted on its DRAM image and compared with the golden convolution.
   const Config& cfg = default_config();
-  const InputError e = input_error_of([&] { compile_layer(parse_layer_spec("C=2,H=4,W=40,K=4,ky=1,kx=13"), cfg); });
-  CHECK(e.key() == "feeder.fifo_depth");
-  CHECK_THAT(std::string(e.what()), Catch::Contains("kx <= 12") && Catch::Contains("at least 5"));
-  CHECK_NOTHROW(compile_layer(parse_layer_spec("C=2,H=4,W=40,K=4,ky=1,kx=12"), cfg));
+  struct Case {
+    const char* spec;
+    std::uint32_t n_kxc, kc, last;
+  };
+  const Case cases[] = {
+      {"C=2,H=4,W=40,K=4,ky=1,kx=12", 1, 12, 12},          {"C=2,H=4,W=40,K=4,ky=1,kx=13", 2, 7, 6},
+      {"C=2,H=2,W=80,K=4,ky=1,kx=16,p=0", 2, 8, 8},        {"C=2,H=2,W=80,K=4,ky=1,kx=32", 3, 11, 10},
+      {"C=3,H=2,W=100,K=20,ky=1,kx=64,pt=0,pb=0,pl=3,pr=3", 6, 11, 9},   {"C=2,H=70,W=70,K=4,k=7,d=10", 1, 7, 7},
+      {"C=2,H=8,W=90,K=4,ky=2,kx=21,dy=1,dx=3,sy=1,sx=2", 2, 11, 10},
+      {"C=2,H=4,W=80,K=4,ky=1,kx=32,dy=1,dx=2", 3, 11, 10},
+  };
+  for (const Case& c : cases) {
+    INFO(c.spec);
+    const Program p = compile_layer(parse_layer_spec(c.spec), cfg);
+    const Layer& l = p.layer;
+    for (const hw::Command& cmd : p.commands) {
+      if (cmd.op != hw::Opcode::Run) continue;
+      const hw::RunDesc& r = cmd.run;
+      CHECK(r.n_kx == std::uint32_t(l.kx));
+      CHECK(r.n_kxc == c.n_kxc);
+      CHECK(std::uint32_t(__builtin_popcountll(r.pattern)) == c.last);
+      CHECK(r.region == std::uint32_t(15 * l.sx + (int(c.last) - 1) * l.dx + 1));
+      if (c.n_kxc > 1) {
+        CHECK(std::uint32_t(__builtin_popcountll(r.pattern_kxc)) == c.kc);
+        CHECK(r.step_kxc == c.kc * std::uint32_t(l.dx));
+        CHECK(r.region_kxc == std::uint32_t(15 * l.sx + (int(c.kc) - 1) * l.dx + 1));
+      }
+    }
+    REQUIRE(run_end_to_end(p, 11).error == "");
+  }
+  // The old rule is gone: no message about deadlocking lanes, fifo_depth is no longer a kernel limit.
+  CHECK_NOTHROW(compile_layer(parse_layer_spec("C=1,H=1,W=64,K=1,ky=1,kx=64"), cfg));
+}
+
+TEST_CASE("a dilated kernel row wider than the 64-bit pattern is still rejected", "[compiler][reject]") {
+  // (kx - 1) * dx + 1 = 65 > 64 on the reference configuration: chunks do not lift the pattern limit.
+  const Config& cfg = default_config();
+  const InputError e =
+      input_error_of([&] { compile_layer(parse_layer_spec("C=2,H=4,W=80,K=4,ky=1,kx=33,dy=1,dx=2"), cfg); });
+  CHECK(e.key() == "feeder.pattern_bits");
+  CHECK_THAT(std::string(e.what()), Catch::Contains("= 65") && Catch::Contains("at most 64 columns"));
+  CHECK_THAT(std::string(e.what()), !Catch::Contains("deadlock") && !Catch::Contains("fifo_depth"));
 }
 
 TEST_CASE("a layer whose smallest tile does not fit is rejected naming the SRAM", "[compiler][reject]") {
@@ -158,8 +197,8 @@ TEST_CASE("a layer whose smallest tile does not fit is rejected naming the SRAM"
 
 TEST_CASE("a layer that would overflow a command field is rejected naming the layer key", "[compiler][reject]") {
   // 64 x 64 kernel x 16 columns = 65536 weights per channel: one LOAD_WEIGHTS row cannot hold them.
-  // (Lanes deep enough for 64-wide kernel rows, so the field limit is what trips.)
-  const Config cfg = config_text("sram:\n  weights: { kbytes: 128 }\nfeeder: { fifo_depth: 22 }\n");
+  // (A 64-wide kernel row runs in chunks, so the field limit is what trips.)
+  const Config cfg = config_text("sram:\n  weights: { kbytes: 128 }\n");
   const Layer l = parse_layer_spec("name=huge,C=1,H=64,W=64,K=1,k=64");
   const InputError e = input_error_of([&] { compile_layer(l, cfg); });
   CHECK(e.key() == "ky");
