@@ -37,6 +37,8 @@ package flycol_pkg;
   localparam int unsigned CfgArithMax = 2;
   localparam int unsigned CfgZeroGatingMin = 0;
   localparam int unsigned CfgZeroGatingMax = 1;
+  localparam int unsigned CfgOperandIsolationMin = 0;
+  localparam int unsigned CfgOperandIsolationMax = 1;
   localparam int unsigned CfgElemBitsMin = 8;
   localparam int unsigned CfgElemBitsMax = 16;
   localparam int unsigned CfgAccBitsMin = 16;
@@ -85,6 +87,7 @@ package flycol_pkg;
     logic [31:0] cols;  // array.cols: PE columns, output channels
     logic [31:0] arith;  // arithmetic: 0 fp16, 1 int8, 2 int16
     logic [31:0] zero_gating;  // pe.zero_gating: 1 = a zero operand skips the MAC
+    logic [31:0] operand_isolation;  // pe.operand_isolation: 1 = the multiplier's operands hold on idle and gated steps
     logic [31:0] elem_bits;  // operand width (from arithmetic)
     logic [31:0] acc_bits;  // accumulator width (from arithmetic)
     logic [31:0] bus_elems;  // B: ifmap SRAM word in elements (sram.ifmap.word_bits / elem_bits)

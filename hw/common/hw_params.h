@@ -37,6 +37,7 @@ struct HwParams {
   int rows = 16, cols = 16;
   Arithmetic arithmetic = Arithmetic::fp16;
   bool zero_gating = true;
+  bool operand_isolation = true;  // hold the multiplier's operands on steps that compute nothing
   int elem_bits = 16, acc_bits = 16;
   int bus_elems = 16;      // B: ifmap word in elements (power of two)
   int log2_bus = 4;
@@ -74,6 +75,8 @@ inline const HwParamField kHwParamFields[] = {
     FLYCOL_HW_FIELD(cols, "cols", "array.cols: PE columns, output channels", 1, kMaxCols),
     FLYCOL_HW_FIELD(arithmetic, "arith", "arithmetic: 0 fp16, 1 int8, 2 int16", 0, 2),
     FLYCOL_HW_FIELD(zero_gating, "zero_gating", "pe.zero_gating: 1 = a zero operand skips the MAC", 0, 1),
+    FLYCOL_HW_FIELD(operand_isolation, "operand_isolation",
+                    "pe.operand_isolation: 1 = the multiplier's operands hold on idle and gated steps", 0, 1),
     FLYCOL_HW_FIELD(elem_bits, "elem_bits", "operand width (from arithmetic)", 8, 16),
     FLYCOL_HW_FIELD(acc_bits, "acc_bits", "accumulator width (from arithmetic)", 16, 32),
     FLYCOL_HW_FIELD(bus_elems, "bus_elems", "B: ifmap SRAM word in elements (sram.ifmap.word_bits / elem_bits)", 1,

@@ -1,6 +1,7 @@
 // Processing element (docs/microarchitecture.md, section 9.5), the RTL twin of PeCore
 // (hw/pe/pe_core.h): accumulator, reserve register (one link of the row's preload/result chain),
-// pass-through registers of the systolic links, zero gating, and the arithmetic chosen by Cfg.arith.
+// pass-through registers of the systolic links, zero gating, operand isolation (hold registers in
+// front of the multiplier, Cfg.operand_isolation), and the arithmetic chosen by Cfg.arith.
 `include "flycol_assert.svh"
 
 module pe #(
@@ -33,15 +34,18 @@ module pe #(
   logic                valid_q, valid_d, swap_q, swap_d, window_q, window_d, gated_q, gated_d;
   logic [AccBits-1:0]  acc_q, acc_d, res_q, res_d;
 
-  // The arithmetic unit: acc_q + a_i * w_i, combinational (it closes the one-cycle accumulate loop).
-  logic [AccBits-1:0] mac_y;
+  // The arithmetic unit: acc_q + mul_a * mul_w, combinational (it closes the one-cycle accumulate
+  // loop). Its operands are a_i, w_i on a step that computes; with operand isolation they are the
+  // hold registers on any other step, so the multiplier's nets keep still (section 9.5).
+  logic [AccBits-1:0]  mac_y;
+  logic [ElemBits-1:0] mul_a, mul_w;
   // A zero operand: +-0 for fp16 (the sign bit is ignored), 0 for the integers.
-  logic               a_zero, w_zero;
+  logic                a_zero, w_zero;
 
   if (Cfg.arith == ArithFp16) begin : gen_fp16
     fp16_fma u_fma (
-      .a_i(a_i),
-      .b_i(w_i),
+      .a_i(mul_a),
+      .b_i(mul_w),
       .c_i(acc_q),
       .y_o(mac_y)
     );
@@ -51,8 +55,8 @@ module pe #(
     int_mac #(
       .ElemBits(ElemBits)
     ) u_mac (
-      .a_i  (a_i),
-      .b_i  (w_i),
+      .a_i  (mul_a),
+      .b_i  (mul_w),
       .acc_i(acc_q),
       .acc_o(mac_y)
     );
@@ -60,12 +64,17 @@ module pe #(
     assign w_zero = w_i == '0;
   end
 
-  logic               gate;  // zero gating: no multiply, the accumulator keeps its value
-  logic [AccBits-1:0] m;     // accumulator after this cycle's MAC step (if any)
+  logic               gate;     // zero gating: no multiply, the accumulator keeps its value
+  logic               compute;  // this step's product is used: a MAC step that is not gated
+  logic [AccBits-1:0] m;        // accumulator after this cycle's MAC step (if any)
+
+  // Apart from the always_comb below: the multiplier's operands depend on compute and m on the
+  // multiplier, so one block holding both would read to Verilator as a combinational loop.
+  assign gate = (Cfg.zero_gating != 0) && (a_zero || w_zero);
+  assign compute = valid_i && !gate;
 
   always_comb begin
-    gate = (Cfg.zero_gating != 0) && (a_zero || w_zero);
-    m = (valid_i && !gate) ? mac_y : acc_q;
+    m = compute ? mac_y : acc_q;
     if (swap_i) begin
       acc_d = res_q;
       res_d = m;
@@ -79,6 +88,30 @@ module pe #(
     valid_d = valid_i;
     swap_d = swap_i;
     window_d = window_i;
+  end
+
+  // Operand isolation: two hold registers loaded on every step that computes. Without it the
+  // multiplier takes a_i and w_i directly and there are no hold registers.
+  if (Cfg.operand_isolation != 0) begin : gen_iso
+    logic [ElemBits-1:0] hold_a_q, hold_a_d, hold_w_q, hold_w_d;
+    always_comb begin
+      hold_a_d = compute ? a_i : hold_a_q;
+      hold_w_d = compute ? w_i : hold_w_q;
+      mul_a = compute ? a_i : hold_a_q;
+      mul_w = compute ? w_i : hold_w_q;
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        hold_a_q <= '0;
+        hold_w_q <= '0;
+      end else begin
+        hold_a_q <= hold_a_d;
+        hold_w_q <= hold_w_d;
+      end
+    end
+  end else begin : gen_no_iso
+    assign mul_a = a_i;
+    assign mul_w = w_i;
   end
 
   assign a_o = a_q;
@@ -120,6 +153,7 @@ module pe #(
       $fatal(1, "pe: Cfg.elem_bits must be 16 for fp16 and int16, 8 for int8");
     if (!(AccBits == ((Cfg.arith == ArithFp16) ? 16 : 32)))
       $fatal(1, "pe: Cfg.acc_bits must be 16 for fp16, 32 for the integers");
+    if (!(Cfg.operand_isolation <= 1)) $fatal(1, "pe: Cfg.operand_isolation must be 0 or 1");
   end
   // Sensitive to the reset edge like the registers, so that lint sees rst_ni used one way only.
 `endif
@@ -132,6 +166,12 @@ module pe #(
   `FLYCOL_ASSERT(ResHold_A, (!swap_i && !shift_i) |=> $stable(res_o), clk_i, rst_ni)
   // A gated pulse follows a MAC step, and only with zero gating on.
   `FLYCOL_ASSERT(GatedAfterStep_A, gated_o |-> $past(valid_i) && Cfg.zero_gating != 0, clk_i, rst_ni)
+  // Operand isolation: on a step that computes nothing the multiplier's operands do not change
+  // (from the last cycle out of reset); on a step that computes they are this step's operands.
+  `FLYCOL_ASSERT(IsoHold_A, (Cfg.operand_isolation != 0 && !compute && $past(rst_ni)) |-> $stable({mul_a, mul_w}),
+                 clk_i, rst_ni)
+  `FLYCOL_ASSERT(MulOperands_A, (compute || Cfg.operand_isolation == 0) |-> (mul_a == a_i && mul_w == w_i), clk_i,
+                 rst_ni)
   `FLYCOL_ASSERT_KNOWN(CtrlKnown_A, {valid_o, swap_o, window_o, gated_o}, clk_i, rst_ni)
   `FLYCOL_COVER(Swap_C, swap_i, clk_i, rst_ni)
   `FLYCOL_COVER(Shift_C, shift_i, clk_i, rst_ni)

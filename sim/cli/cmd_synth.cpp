@@ -54,11 +54,24 @@ int synth_command(const SynthArgs& a) {
   }
   if (!a.update_doc.empty()) {
     // The side-by-side with the paper: the same layer on the RTL at 0, 10 and 50 % zeros.
-    synth::PaperInputs in{r, cfg, parse_layer_argument(a.power_layer), a.seed, {}};
+    // And the same with operand isolation the other way: its own synthesis and its RTL, Verilated on
+    // first use when the build does not have it (sim/rtlsim/rtl_on_demand.h). The twin gets the
+    // same PE variants: the proxy weighs each part's activity with that part's capacitance, so both
+    // sides must split the PE into the same parts for their totals to compare.
+    synth::PaperInputs in{r, cfg, parse_layer_argument(a.power_layer), a.seed, {}, {}, {}};
+    const Config twin = synth::isolation_twin(cfg);
+    fmt::print("  synthesizing {} (pe.operand_isolation: {})\n", twin.name, twin.operand_isolation);
+    std::fflush(stdout);
+    synth::SynthOptions twin_opt = opt;
+    twin_opt.work_dir.clear();
+    in.other_synth = synth::synthesize(twin, twin_opt);
     for (double z : {0.0, 0.1, 0.5}) {
       fmt::print("  power run    {} with {:.0f} % zeros on the RTL...\n", in.layer.spec(), 100 * z);
       std::fflush(stdout);
       in.runs.push_back(synth::run_zero_point(cfg, in.layer, a.seed, z, r));
+      fmt::print("  power run    {} with {:.0f} % zeros on the RTL of {}...\n", in.layer.spec(), 100 * z, twin.name);
+      std::fflush(stdout);
+      in.other_runs.push_back(synth::run_zero_point(twin, in.layer, a.seed, z, in.other_synth));
     }
     update_doc_section(a.update_doc, synth::paper_markdown(in));
     fmt::print("  updated      {}\n", a.update_doc);
@@ -85,8 +98,8 @@ Subcommand add_synth(CLI::App& app) {
       ->check(CLI::Range(0.0, 100.0))
       ->capture_default_str();
   s->add_option("--update-doc", a->update_doc,
-                "also run --power-layer on the RTL at 0, 10 and 50 % zeros and rewrite the generated table of this "
-                "Markdown file (docs/synth.md)");
+                "also run --power-layer on the RTL at 0, 10 and 50 % zeros, with operand isolation as configured "
+                "and the other way, and rewrite the generated table of this Markdown file (docs/synth.md)");
   s->add_option("--power-layer", a->power_layer, "layer of the --update-doc power runs")->capture_default_str();
   s->add_option("--seed", a->seed, "seed of the --update-doc power runs' operands")->capture_default_str();
   s->add_option("--timeout", a->timeout, "time limit of each Yosys run, seconds")

@@ -54,6 +54,7 @@ struct Config {
   ArrayConfig array;
   Arithmetic arithmetic = Arithmetic::fp16;
   bool zero_gating = true;
+  bool operand_isolation = true;  // pe.operand_isolation
   SramConfig ifmap, weights, psums;
   FeederConfig feeder;
   double clock_mhz = 555.0;

@@ -109,6 +109,12 @@ std::vector<ConfigKey> build_table() {
                               "", "gating", FLYCOL_INT_MEMBER(zero_gating));
   gating.hw = "zero_gating";
   keys.push_back(gating);
+  ConfigKey isolation = make_key("pe.operand_isolation", KeyType::boolean,
+                                 "the multiplier's operands hold still on a step that computes nothing (idle, or "
+                                 "gated by pe.zero_gating)",
+                                 "", "isolation", FLYCOL_INT_MEMBER(operand_isolation));
+  isolation.hw = "operand_isolation";
+  keys.push_back(isolation);
 
   FLYCOL_SRAM_KEYS(ifmap, "ifmap_buffers");
   FLYCOL_SRAM_KEYS(weights, "weight_buffers");

@@ -4,6 +4,7 @@
 #include "sim/paper/paper_table.h"
 
 #include <cmath>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -77,6 +78,13 @@ ZeroRun run_zero_point(const Config& cfg, const Layer& layer, std::uint64_t seed
   return r;
 }
 
+Config isolation_twin(const Config& cfg) {
+  Config c = cfg;
+  c.operand_isolation = !cfg.operand_isolation;
+  c.name = cfg.name + (c.operand_isolation ? "_isolation" : "_no_isolation");
+  return c;
+}
+
 std::string paper_markdown(const PaperInputs& in) {
   const SynthReport& s = in.synth;
   const Config& cfg = in.config;
@@ -140,10 +148,16 @@ std::string paper_markdown(const PaperInputs& in) {
       const double mac = r.power.part("pe_array/mac") ? r.power.part("pe_array/mac")->switching : 0.0;
       const double iso = 1 - (logic(r) - mac * gated_fraction(cfg, r) + sram_units) / (iso0 + sram_units);
       const std::string paper = std::abs(r.zeros - 0.1) < 1e-9 ? "about 6 % of the total" : "not given";
-      md += fmt::format(
-          "| zero gating, {:.0f} % zeros in weights and activations | {} | total {}, PE array {} (gated MACs {}); "
-          "up to {} if the gated steps' multiplier switching were saved too (upper-bound estimate) |\n",
-          100 * r.zeros, paper, pct(total), pct(pe), pct(gated_fraction(cfg, r)), pct(iso));
+      if (cfg.operand_isolation)
+        md += fmt::format(
+            "| zero gating, {:.0f} % zeros in weights and activations | {} | total {}, PE array {} (gated MACs {}), "
+            "with operand isolation |\n",
+            100 * r.zeros, paper, pct(total), pct(pe), pct(gated_fraction(cfg, r)));
+      else
+        md += fmt::format(
+            "| zero gating, {:.0f} % zeros in weights and activations | {} | total {}, PE array {} (gated MACs {}); "
+            "up to {} if the gated steps' multiplier switching were saved too (upper-bound estimate) |\n",
+            100 * r.zeros, paper, pct(total), pct(pe), pct(gated_fraction(cfg, r)), pct(iso));
     }
     md += fmt::format("| power at peak | 258 mW at 284 GFLOP/s | the energy model's calibration ({:.3f} pJ per PE per MAC "
                       "step); this layer: {:.0f} mW at {:.0f} % utilization |\n",
@@ -191,6 +205,56 @@ std::string paper_markdown(const PaperInputs& in) {
       md += fmt::format("| {:.0f} % | {} | {} | {} | {:.0f} | {:.0f} | {} |\n", 100 * r.zeros, r.cycles,
                         pct(r.utilization), pct(gated_fraction(cfg, r)), logic(r), block_power(r, "pe_array"),
                         r.exact ? "yes" : "NO");
+  }
+
+  // ---- Operand isolation on and off ---------------------------------------------------------
+  if (!in.runs.empty() && in.other_runs.size() == in.runs.size()) {
+    struct Side {
+      bool iso;
+      const SynthReport* s;
+      const std::vector<ZeroRun>* runs;
+    };
+    Side sides[2] = {{cfg.operand_isolation, &s, &in.runs}, {!cfg.operand_isolation, &in.other_synth, &in.other_runs}};
+    if (sides[0].iso) std::swap(sides[0], sides[1]);  // off first, then on
+    // Savings as in the zero-gating rows: against the dense run of the same hardware, the SRAMs'
+    // energy (the same accesses in every run) added through the dense run's SRAM share.
+    auto saving = [&](const Side& d, std::size_t i) {
+      const ZeroRun& z = d.runs->front();
+      const double units = logic(z) * sram_share(cfg, z) / (1 - sram_share(cfg, z));
+      return 1 - (logic((*d.runs)[i]) + units) / (logic(z) + units);
+    };
+    md += "\nOperand isolation (`pe.operand_isolation`) on and off: the same layer, seed and operands on the RTL "
+          "of each; logic power in units per cycle, savings against the dense run of the same hardware (the SRAMs "
+          "included, as above).\n\n| `pe.operand_isolation` | logic NAND2 eq. | PE array NAND2 eq. | flip-flops | "
+          "depth |";
+    for (const ZeroRun& r : in.runs) md += fmt::format(" power, {:.0f} % zeros |", 100 * r.zeros);
+    for (std::size_t i = 1; i < in.runs.size(); ++i) md += fmt::format(" saving at {:.0f} % |", 100 * in.runs[i].zeros);
+    md += " bit-exact |\n|---|---:|---:|---:|---:|";
+    for (std::size_t i = 0; i < 2 * in.runs.size() - 1; ++i) md += "---:|";
+    md += "---|\n";
+    for (const Side& d : sides) {
+      const BlockReport* pe = d.s->block("pe_array");
+      md += fmt::format("| {} | {:.0f} | {:.0f} | {} | {} |", d.iso ? "true" : "false", d.s->logic_nand2_eq(),
+                        pe ? pe->figures.area : 0.0, d.s->flops(), d.s->critical.depth);
+      bool exact = true;
+      for (const ZeroRun& r : *d.runs) {
+        md += fmt::format(" {:.0f} |", logic(r));
+        exact = exact && r.exact;
+      }
+      for (std::size_t i = 1; i < d.runs->size(); ++i) md += fmt::format(" {} |", pct(saving(d, i)));
+      md += fmt::format(" {} |\n", exact ? "yes" : "NO");
+    }
+    const Side& off = sides[0];
+    const Side& on = sides[1];
+    md += fmt::format("\nIsolation costs {} of logic power on dense operands, {} of logic area, {} more flip-flops and "
+                      "{} cells of depth; against the PE without it, it draws ",
+                      pct(logic(on.runs->front()) / logic(off.runs->front()) - 1),
+                      pct(on.s->logic_nand2_eq() / off.s->logic_nand2_eq() - 1),
+                      on.s->flops() - off.s->flops(), on.s->critical.depth - off.s->critical.depth);
+    for (std::size_t i = 0; i < in.runs.size(); ++i)
+      md += fmt::format("{}{} at {:.0f} % zeros", i == 0 ? "" : (i + 1 == in.runs.size() ? " and " : ", "),
+                        pct(logic((*on.runs)[i]) / logic((*off.runs)[i]) - 1), 100 * in.runs[i].zeros);
+    md += " (logic power).\n";
   }
   return md;
 }

@@ -2,7 +2,8 @@
 // as the Markdown table between the GENERATED markers of docs/synth.md (written by
 // update_doc_section, sim/report/doc_section.h) (`flycol synth
 // --update-doc`, scripts/synth_doc). It runs one layer on the Verilated RTL with the power proxy
-// at several shares of zero operands to show zero gating.
+// at several shares of zero operands to show zero gating, and the same with operand isolation
+// the other way.
 #pragma once
 
 #include <cstdint>
@@ -38,7 +39,14 @@ struct PaperInputs {
   Layer layer;
   std::uint64_t seed = 1;
   std::vector<ZeroRun> runs;  // the first one with zeros = 0
+  // The same configuration with pe.operand_isolation the other way: its synthesis and the same runs
+  // (same layer, seed and shares of zeros). No runs: no isolation table.
+  SynthReport other_synth;
+  std::vector<ZeroRun> other_runs;
 };
+
+// `cfg` with pe.operand_isolation the other way (named so that its on-demand RTL is told apart).
+Config isolation_twin(const Config& cfg);
 
 // The Markdown that goes between the markers.
 std::string paper_markdown(const PaperInputs& in);

@@ -282,6 +282,9 @@ std::string power_text(const PowerReport& p, double sram_share) {
     out += fmt::format("    {:<44} {:>6.2f} %\n", "of which reserve registers", total > 0 ? 100 * r->total() / total : 0.0);
   if (const PartPower* z = p.part("pe_array/zero_gating"))
     out += fmt::format("    {:<44} {:>6.2f} %\n", "of which zero gating logic", total > 0 ? 100 * z->total() / total : 0.0);
+  // Present only when the configuration has operand isolation (its area comes from that variant).
+  if (const PartPower* o = p.part("pe_array/operand_isolation"); o && o->signal_bits > 0)
+    out += fmt::format("    {:<44} {:>6.2f} %\n", "of which operand isolation", total > 0 ? 100 * o->total() / total : 0.0);
   return out;
 }
 

@@ -25,6 +25,9 @@ const BlockMap& BlockMap::standard() {
          "tied off)"},
         {"pe_array/zero_gating", "zero gating",
          "pe.sv: zero detection, the gate and the gated-step flag (a PE minus one with pe.zero_gating: false)"},
+        {"pe_array/operand_isolation", "operand isolation",
+         "pe.sv: the hold registers and multiplexers in front of the multiplier (a PE minus one with "
+         "pe.operand_isolation: false)"},
         {"pe_array/array_edge", "array edge control", "array.sv: row shift control, result valid and column"},
         {"pe_array/gated_counter", "gated-MAC counter (statistics)",
          "array.sv gated_cnt_o: counts gated MACs for the reports; the paper's chip has no such counter"},
@@ -77,6 +80,8 @@ const BlockMap& BlockMap::standard() {
     b.variants_ = {
         {"pe", "pe_array/reserve_registers", "no_reserve", {"res_q", "res_d", "res_o"}},
         {"pe", "pe_array/zero_gating", "no_zero_gating", {"a_zero", "w_zero", "gate", "gated_q", "gated_d", "gated_o"}},
+        {"pe", "pe_array/operand_isolation", "no_operand_isolation",
+         {"gen_iso*", "hold_a_q", "hold_a_d", "hold_w_q", "hold_w_d", "mul_a", "mul_w"}},
     };
     return b;
   }();

@@ -39,7 +39,7 @@ struct CarveRule {
 struct VariantRule {
   std::string module;  // base module name
   std::string part;    // the part the difference goes to (taken out of the module's own part)
-  std::string variant; // "no_reserve" or "no_zero_gating"
+  std::string variant; // "no_reserve", "no_zero_gating" or "no_operand_isolation"
   std::vector<std::string> rtl_signals;
 };
 

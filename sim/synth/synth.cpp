@@ -388,7 +388,7 @@ SynthReport synthesize(const Config& cfg, const SynthOptions& opt) {
   r.pe_instances = an.instances_of("pe");
   r.sram_nand2_per_bit = opt.sram_nand2_per_bit;
 
-  // The PE variants: reserve registers and zero gating measured as differences.
+  // The PE variants: reserve registers, zero gating and operand isolation measured as differences.
   if (opt.variants && r.pe_instances > 0) {
     Job pe;
     pe.top = "pe";
@@ -413,6 +413,16 @@ SynthReport synthesize(const Config& cfg, const SynthOptions& opt) {
           Job j = pe;
           j.sources[1] = pkg;
           without = own_figures(run_job(j, "pe_ungated", work.path, opt, &yosys_s).top(), lib);
+        }
+      } else if (v.variant == "no_operand_isolation") {
+        if (cfg.operand_isolation) {
+          Config plain = cfg;
+          plain.operand_isolation = false;
+          const std::string pkg = work.path + "/no_isolation_cfg_pkg.sv";
+          write_file(pkg, rtl::generate_cfg_pkg(plain));
+          Job j = pe;
+          j.sources[1] = pkg;
+          without = own_figures(run_job(j, "pe_no_isolation", work.path, opt, &yosys_s).top(), lib);
         }
       } else {
         throw std::logic_error("block map: unknown PE variant " + v.variant);

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "sim/config/config.h"
+#include "sim/config/config_keys.h"
 #include "sim/config/layer.h"
 #include "sim/config/yaml_guard.h"
 #include "tests/common/small_config_text.h"
@@ -76,7 +77,7 @@ TEST_CASE("fornt16.yaml sets every key, so the file alone defines the default", 
   std::sort(in_file.begin(), in_file.end());
   std::sort(all_keys.begin(), all_keys.end());
   CHECK(in_file == all_keys);
-  CHECK(all_keys.size() == 27);
+  CHECK(all_keys.size() == 28);
 }
 
 TEST_CASE("the default holds every value of the brief's reference table", "[config]") {
@@ -91,6 +92,8 @@ TEST_CASE("the default holds every value of the brief's reference table", "[conf
   CHECK(c.elem_bits() == 16);
   CHECK(c.acc_bits() == 16);
   CHECK(c.zero_gating);
+  // the paper's zero detection sits before the multiplier: operand isolation (docs/microarchitecture.md 9.5)
+  CHECK(c.operand_isolation);
   // ifmap, weights, psums: each 2 x 32 kB, 256-bit word (16 elements)
   for (const flycol::SramConfig* s : {&c.ifmap, &c.weights, &c.psums}) {
     CHECK(s->kbytes == 32);
@@ -307,6 +310,27 @@ TEST_CASE("scalars are parsed strictly", "[config]") {
       INFO(bad);
       const InputError e = input_error_of([&] { flycol::parse_config(std::string("pe: { zero_gating: ") + bad + " }", "t"); });
       CHECK(e.key() == "pe.zero_gating");
+      CHECK_THAT(e.problem(), Contains("must be true or false"));
+    }
+    // Operand isolation: on by default, off available, a boolean like the others; it is independent of
+    // zero gating (without gating it still holds the operands on idle steps), so every combination parses.
+    CHECK(flycol::parse_config("name: t", "t").operand_isolation);
+    CHECK_FALSE(flycol::parse_config("pe: { operand_isolation: false }", "t").operand_isolation);
+    for (const bool gating : {false, true})
+      for (const bool iso : {false, true}) {
+        const flycol::Config c = flycol::parse_config(
+            fmt::format("pe: {{ zero_gating: {}, operand_isolation: {} }}", gating, iso), "t");
+        CHECK(c.zero_gating == gating);
+        CHECK(c.operand_isolation == iso);
+        CHECK(flycol::hardware_params(c).operand_isolation == iso);
+      }
+    // The test configuration that runs the PE without it in the RTL benches and the lockstep.
+    CHECK_FALSE(flycol::load_config(repo_path("tests/data/configs/rect8x4.yaml")).operand_isolation);
+    for (const char* bad : {"yes", "1", "\"false\"", ""}) {
+      INFO(bad);
+      const InputError e =
+          input_error_of([&] { flycol::parse_config(std::string("pe: { operand_isolation: ") + bad + " }", "t"); });
+      CHECK(e.key() == "pe.operand_isolation");
       CHECK_THAT(e.problem(), Contains("must be true or false"));
     }
   }

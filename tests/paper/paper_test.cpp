@@ -38,8 +38,15 @@ TEST_CASE("the power proxy on the small configuration's RTL: zeros lower it, the
   CHECK(dense.power.sram_counted);
   CHECK(dense.activity.mac_steps > 0);
   // The markdown has every row of the side-by-side.
-  const std::string md = synth::paper_markdown({s, cfg, layer, 5, {dense, half}});
+  const std::string md = synth::paper_markdown({s, cfg, layer, 5, {dense, half}, {}, {}});
   for (const char* row : {"logic gate count", "PE share of logic area", "data feeder share of total area",
                           "reserve registers, power", "zero gating, 50 %", "| **PE array** |"})
     CHECK(md.find(row) != std::string::npos);
+  CHECK(md.find("pe.operand_isolation") == std::string::npos);  // no twin runs: no isolation table
+  // With the twin's runs (here the same runs stand in for them) the isolation table has both rows.
+  const std::string md2 = synth::paper_markdown({s, cfg, layer, 5, {dense, half}, s, {dense, half}});
+  CHECK(md2.find("| `pe.operand_isolation` |") != std::string::npos);
+  CHECK(md2.find("| false |") != std::string::npos);
+  CHECK(md2.find("| true |") != std::string::npos);
+  CHECK(synth::isolation_twin(cfg).operand_isolation != cfg.operand_isolation);
 }

@@ -27,16 +27,18 @@ struct Budget {
 
 // Budgets: about 5 % above the areas of the flow's first runs (Yosys 0.23, hw/synth/flycol_cells.lib)
 // and 20 % below them. ABC's result for a module moves by a few percent when unrelated parts of the
-// design change, which the 5 % absorbs; a real regression does not fit.
+// design change, which the 5 % absorbs; a real regression does not fit. The PE arrays moved with
+// operand isolation (issue 17, pe.operand_isolation on in both configurations): fornt16 869,015
+// NAND2 eq. (was 787k), small 52,661 (at the top of its old budget).
 const std::map<std::string, std::map<std::string, Budget>> kBudgets = {
     {"fornt16",
-     {{"pe_array", {635000, 834000}},
+     {{"pe_array", {695000, 913000}},
       {"feeder", {70000, 93000}},
       {"weight_fetcher", {21500, 28500}},
       {"psum_manager", {80000, 106000}},
       {"control", {192000, 253000}}}},
     {"small",
-     {{"pe_array", {40000, 53000}},
+     {{"pe_array", {42000, 55300}},
       {"feeder", {9800, 13000}},
       {"weight_fetcher", {8200, 10800}},
       {"psum_manager", {13200, 17500}},

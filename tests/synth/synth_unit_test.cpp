@@ -195,6 +195,8 @@ TEST_CASE("the block map: module parts, parents, signals", "[synth]") {
   CHECK(m.module_part("pe", "array", "pe_array/array_edge") == "pe_array/pe_registers");
   CHECK(m.signal_part("pe", "res_q", "pe_array/pe_registers") == "pe_array/reserve_registers");
   CHECK(m.signal_part("pe", "gate", "pe_array/pe_registers") == "pe_array/zero_gating");
+  CHECK(m.signal_part("pe", "gen_iso.hold_a_q", "pe_array/pe_registers") == "pe_array/operand_isolation");
+  CHECK(m.signal_part("pe", "mul_w", "pe_array/pe_registers") == "pe_array/operand_isolation");
   CHECK(m.signal_part("pe", "acc_q", "pe_array/pe_registers") == "pe_array/pe_registers");
   CHECK(m.signal_part("array", "gen_row_feed[3].a_q", "pe_array/array_edge") == "feeder/feed_registers");
   CHECK(m.signal_part("array", "gen_col_feed[2].w_d", "pe_array/array_edge") == "weight_fetcher/feed_registers");

@@ -3,10 +3,10 @@
 // The file is named after its configuration (<tag>_cfg_pkg.sv), the package is not. Cfg is a
 // flycol_pkg::cfg_t given as its bits (Yosys 0.23 reads no package type inside a package), the
 // fields in order:
-//   rows, cols, arith, zero_gating, elem_bits, acc_bits, bus_elems, log2_bus, pattern_bits, m,
-//   lane_fifo_depth, ifmap_depth, weight_depth, psum_depth
+//   rows, cols, arith, zero_gating, operand_isolation, elem_bits, acc_bits, bus_elems, log2_bus,
+//   pattern_bits, m, lane_fifo_depth, ifmap_depth, weight_depth, psum_depth
 /* verilator lint_off DECLFILENAME */
 package flycol_cfg_pkg;
-  localparam logic [447:0] Cfg = {32'd4, 32'd4, 32'd0, 32'd1, 32'd16, 32'd16, 32'd4, 32'd2, 32'd32,
-                                  32'd2, 32'd4, 32'd256, 32'd256, 32'd256};
+  localparam logic [479:0] Cfg = {32'd4, 32'd4, 32'd0, 32'd1, 32'd1, 32'd16, 32'd16, 32'd4, 32'd2,
+                                  32'd32, 32'd2, 32'd4, 32'd256, 32'd256, 32'd256};
 endpackage
