@@ -21,7 +21,12 @@ inline constexpr int kByteStride = 32;  // DMA byte strides
 inline constexpr int kStep = 24;        // RUN element steps
 inline constexpr int kLaneStride = 8;   // RUN lane stride (sx)
 inline constexpr int kPattern = 64;     // kernel pattern (configurations use up to 64 bits of it)
+inline constexpr int kElemStep = 8;    // DMA element step of a gathering load
 }  // namespace field_bits
+
+// A LOAD_IFMAP may gather every elem_step-th DRAM element of a row (section 7.3): 1 (dense) to
+// this. A LOAD_WEIGHTS, LOAD_PSUMS or STORE_PSUMS has elem_step 1.
+inline constexpr int kMaxElemStep = 4;
 
 enum class Opcode : std::uint8_t { LoadIfmap = 0, LoadWeights = 1, LoadPsums = 2, StorePsums = 3, Run = 4 };
 
@@ -54,6 +59,9 @@ struct DmaDesc {
   std::uint32_t pad_left = 0, pad_right = 0;   // zeros per row, 16 bits
   std::uint32_t pad_top = 0, pad_bottom = 0;   // zero rows per plane, 16 bits
   std::uint32_t tail = 0;                      // zeros after the last plane, 16 bits
+  // DRAM elements between two stream elements of a row (8 bits): 1 dense; 2..kMaxElemStep a
+  // gather (LOAD_IFMAP only), which requests whole beats.
+  std::uint32_t elem_step = 1;
 };
 
 // One tile's computation (section 8).

@@ -14,7 +14,8 @@ bool operator==(const DmaCmd& a, const DmaCmd& b) {
   return a.op == b.op && x.buf == y.buf && x.dram_addr == y.dram_addr && x.n_planes == y.n_planes &&
          x.plane_stride == y.plane_stride && x.n_rows == y.n_rows && x.row_stride == y.row_stride &&
          x.row_len == y.row_len && x.pad_left == y.pad_left && x.pad_right == y.pad_right &&
-         x.pad_top == y.pad_top && x.pad_bottom == y.pad_bottom && x.tail == y.tail;
+         x.pad_top == y.pad_top && x.pad_bottom == y.pad_bottom && x.tail == y.tail &&
+         x.elem_step == y.elem_step;
 }
 
 std::ostream& operator<<(std::ostream& os, const DmaCmd& c) { return os << c.command().to_string(); }

@@ -23,6 +23,7 @@ void LoadEngine::start(const Command& c) {
   s.elem_bytes = p_.elem_bytes();
   s.elems_per_word = weights ? p_.cols : p_.bus_elems;
   s.depth_words = weights ? p_.weight_depth : p_.ifmap_depth;
+  s.max_elem_step = weights ? 1 : kMaxElemStep;  // only ifmap rows are gathered (strided 1 x 1 layers)
   loader_.start(c.dma, s);
   start_req_ = true;
   weights_start_ = weights;

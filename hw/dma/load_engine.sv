@@ -65,7 +65,8 @@ module load_engine #(
   stream_loader #(
     .ElemBits (ElemBits),
     .WordElems(WordElems),
-    .MaxDepth (MaxDepth)
+    .MaxDepth (MaxDepth),
+    .MaxElemStep(4)  // ifmap rows may be gathered (hw::kMaxElemStep); weights never are
   ) u_loader (
     .clk_i,
     .rst_ni,
@@ -126,6 +127,8 @@ module load_engine #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni && start_i && cmd_i.op != flycol_pkg::OpLoadIfmap && cmd_i.op != flycol_pkg::OpLoadWeights)
       $error("load_engine: cannot execute opcode %0d", cmd_i.op);
+    if (rst_ni && start_i && cmd_i.op == flycol_pkg::OpLoadWeights && cmd_i.dma_elem_step != 8'd1)
+      $error("load_engine: LOAD_WEIGHTS with element step %0d (only LOAD_IFMAP gathers)", cmd_i.dma_elem_step);
   end
 `endif
 

@@ -293,7 +293,7 @@ module store_stream #(
 
   // Only the dma_* fields of the command belong to the store (and pad_right only to the start).
   logic unused_signals;
-  assign unused_signals = ^{cmd_i.op, cmd_i.wait_ld, cmd_i.wait_ex, cmd_i.wait_ps, cmd_i.dma_buf,
+  assign unused_signals = ^{cmd_i.op, cmd_i.dma_elem_step, cmd_i.wait_ld, cmd_i.wait_ex, cmd_i.wait_ps, cmd_i.dma_buf,
                             cmd_i.run_ifmap_buf, cmd_i.run_weight_buf, cmd_i.run_psum_buf, cmd_i.run_preload,
                             cmd_i.run_n_kg, cmd_i.run_n_cy, cmd_i.run_n_cx, cmd_i.run_n_c, cmd_i.run_n_ky,
                             cmd_i.run_n_kx, cmd_i.run_step_cx, cmd_i.run_step_cy, cmd_i.run_step_c,
@@ -328,6 +328,7 @@ module store_stream #(
       if (cmd_i.dma_pad_left != '0 || cmd_i.dma_pad_top != '0 || cmd_i.dma_pad_bottom != '0 ||
           cmd_i.dma_tail != '0)
         $error("store_stream: STORE_PSUMS uses no padding but pad_right");
+      if (cmd_i.dma_elem_step != 8'd1) $error("store_stream: STORE_PSUMS writes dense rows (element step 1)");
       if (chk_w % 64'(WordElems) != '0)
         $error("store_stream: row_len + pad_right = %0d is not a whole number of %0d-element words", chk_w,
                WordElems);

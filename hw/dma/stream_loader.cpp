@@ -45,6 +45,9 @@ void check_stream_start(const char* block, const DmaDesc& d, const StreamShape& 
   const std::uint64_t eb = std::uint64_t(shape.elem_bytes);
   if (d.dram_addr % eb || d.row_stride % eb || d.plane_stride % eb)
     protocol_error(block, "DRAM address or stride not element aligned");
+  if (d.elem_step < 1 || d.elem_step > std::uint32_t(shape.max_elem_step))
+    protocol_error(block, "element step " + std::to_string(d.elem_step) + " out of range 1.." +
+                              std::to_string(shape.max_elem_step));
 }
 
 void StreamLoader::start(const DmaDesc& d, const StreamShape& shape) {
@@ -62,16 +65,22 @@ void StreamLoader::start(const DmaDesc& d, const StreamShape& shape) {
 
 std::uint32_t StreamLoader::chunk_count(const Walk& w) const {
   std::uint32_t n = std::min<std::uint32_t>(w.rem, std::uint32_t(shape_q_.elems_per_word - w.word_off));
-  if (!w.zero)
-    n = std::min<std::uint32_t>(n, std::uint32_t((kBeatBytes - int(w.addr % kBeatBytes)) / shape_q_.elem_bytes));
+  if (!w.zero) {  // the kept elements (every elem_step-th) left in the beat
+    const std::uint32_t room = std::uint32_t((kBeatBytes - int(w.addr % kBeatBytes)) / shape_q_.elem_bytes);
+    const std::uint32_t s = desc_q_.elem_step;
+    n = std::min<std::uint32_t>(n, (room + s - 1) / s);
+  }
   return n;
 }
 
 void StreamLoader::update_outputs() {
   req_valid_ = active_q_ && walk_q_.more && !walk_q_.zero && !chunks_q_.full();
   req_.write = false;
-  req_.addr = walk_q_.addr;
-  req_.bytes = req_valid_ ? int(chunk_count(walk_q_)) * shape_q_.elem_bytes : 0;
+  // A gather asks for the whole beat: DRAM moves bursts, and the bytes between the kept
+  // elements cost the channel as much as the kept ones (section 7.3).
+  const bool gather = desc_q_.elem_step > 1;
+  req_.addr = gather ? walk_q_.addr / kBeatBytes * kBeatBytes : walk_q_.addr;
+  req_.bytes = !req_valid_ ? 0 : gather ? kBeatBytes : int(chunk_count(walk_q_)) * shape_q_.elem_bytes;
 }
 
 void StreamLoader::eval(bool req_fired, const MemRsp* rsp, SramBank* bank) {
@@ -108,7 +117,7 @@ void StreamLoader::eval(bool req_fired, const MemRsp* rsp, SramBank* bank) {
     Walk& w = walk_d_;
     w.word_off += int(n);
     if (w.word_off == shape_q_.elems_per_word) w.word_off = 0;
-    if (!w.zero) w.addr += std::uint64_t(n) * std::uint64_t(shape_q_.elem_bytes);
+    if (!w.zero) w.addr += std::uint64_t(n) * desc_q_.elem_step * std::uint64_t(shape_q_.elem_bytes);
     w.rem -= n;
     if (w.rem == 0) {
       if (w.zero) {
@@ -160,9 +169,10 @@ void StreamLoader::eval(bool req_fired, const MemRsp* rsp, SramBank* bank) {
     } else {
       rsps_q_.set_pop(true);
       const std::uint8_t* src = rsps_q_.front().rdata + c.lane;
+      const int step = int(desc_q_.elem_step) * eb;  // bytes from one kept element to the next
       for (int i = 0; i < c.count; ++i) {
         word_elem_t v = 0;
-        for (int b = 0; b < eb; ++b) v |= word_elem_t(src[i * eb + b]) << (8 * b);
+        for (int b = 0; b < eb; ++b) v |= word_elem_t(src[i * step + b]) << (8 * b);
         word_d_[pack_off_q_ + i] = v;
       }
     }

@@ -17,10 +17,12 @@ struct StreamShape {
   int elem_bytes = 2;      // DRAM bytes per element (1, 2 or 4)
   int elems_per_word = 16; // SRAM word in elements
   int depth_words = 1024;  // buffer depth, for the fits-check at start
+  int max_elem_step = 1;   // largest DmaDesc::elem_step the destination accepts (1: no gather)
 };
 
 // The start checks both streams make (protocol errors of `block`): a supported element width, an
-// SRAM word in range, and a DRAM address and strides aligned to the element.
+// SRAM word in range, a DRAM address and strides aligned to the element, and an element step the
+// destination accepts.
 void check_stream_start(const char* block, const DmaDesc& d, const StreamShape& shape);
 
 class StreamLoader {

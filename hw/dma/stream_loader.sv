@@ -12,6 +12,7 @@ module stream_loader #(
   parameter int unsigned ElemBits  = 16,    // element bits in DRAM and SRAM: 8, 16 or 32
   parameter int unsigned WordElems = 16,    // widest SRAM word written, in elements (1..64)
   parameter int unsigned MaxDepth  = 1024,  // deepest destination buffer, in words
+  parameter int unsigned MaxElemStep = 1,   // largest dma_elem_step accepted: 1 (no gather) .. 4
   // Derived: SRAM word address bits, and bits of the small counts (elements in a word, bytes in
   // a beat, and the sums of both).
   localparam int unsigned AddrBits  = flycol_pkg::index_bits(MaxDepth),
@@ -20,7 +21,9 @@ module stream_loader #(
   // Memory port widths: DRAM byte address, request bytes (1..BEAT), one beat (lane j in [8*j +: 8]).
   localparam int unsigned DramAddrBits = flycol_pkg::DramAddrBits,
   localparam int unsigned BytesBits = flycol_pkg::BytesBits,
-  localparam int unsigned BeatBits = flycol_pkg::BeatBits
+  localparam int unsigned BeatBits = flycol_pkg::BeatBits,
+  // Element step register bits (1..MaxElemStep).
+  localparam int unsigned StepBits = $clog2(MaxElemStep + 1)
 ) (
   input  logic                          clk_i,         // clock
   input  logic                          rst_ni,        // asynchronous reset, active low
@@ -59,6 +62,9 @@ module stream_loader #(
   localparam int unsigned StreamBits = (CapBits > Field1Bits) ? CapBits : Field1Bits;
   // Chunk queue entry: {zero, count, beat lane of the first element}.
   localparam int unsigned ChunkBits = 1 + CountBits + LaneBits;
+  // Elements in one DRAM beat, and the bits of a chunk's span in DRAM elements (count x step).
+  localparam int unsigned BeatElems = flycol_pkg::BeatBytes / ElemBytes;
+  localparam int unsigned SpanBits = CountBits + StepBits;
 
   // ---------------------------------------------------------------------------------------------
   // Registers (the core's _q members).
@@ -68,6 +74,7 @@ module stream_loader #(
   logic [FieldBits-1:0]    n_planes_q, n_rows_q, row_len_q;
   logic [StrideBits-1:0]   row_stride_q, plane_stride_q;
   logic [CountBits-1:0]    epw_q;                           // SRAM word of the command in elements
+  logic [StepBits-1:0]     step_q;                          // element step: 1 dense, more a gather
   logic [StreamBits-1:0]   z_row_q, z_plane_q, z_last_q;    // zero runs: between rows, planes, after the last
   // Chunk generator walk.
   logic                    more_q, more_d;                  // chunks left to emit
@@ -132,7 +139,10 @@ module stream_loader #(
   logic [CountBits-1:0] space;      // elements to the end of the SRAM word
   logic [BytesBits-1:0] beat_left;  // bytes to the end of the beat
   logic [CountBits-1:0] beat_room;  // elements to the end of the beat (addresses are element aligned)
+  logic [CountBits-1:0] beat_kept;  // of those, the ones a gather keeps: ceil(beat_room / step)
   logic [CountBits-1:0] n;          // elements of the next chunk
+  logic [SpanBits-1:0]  n_span;     // DRAM elements the chunk advances: n x step
+  logic                 gather;     // the command gathers (step > 1): whole-beat requests
   logic                 emit;
 
   always_comb begin
@@ -140,13 +150,20 @@ module stream_loader #(
     n = (rem_q < StreamBits'(space)) ? CountBits'(rem_q) : space;
     beat_left = BytesBits'(flycol_pkg::BeatBytes) - BytesBits'(addr_q[LaneBits-1:0]);
     beat_room = CountBits'(beat_left >> Log2ElemBytes);
-    if (!zero_q && beat_room < n) n = beat_room;
+    beat_kept = beat_room;
+    // Constant divisors per step value: a few small dividers, no general one.
+    for (int unsigned st = 2; st <= MaxElemStep; st++)
+      if (32'(step_q) == st) beat_kept = CountBits'((SpanBits'(beat_room) + SpanBits'(st - 1)) / SpanBits'(st));
+    if (!zero_q && beat_kept < n) n = beat_kept;
+    n_span = SpanBits'(n) * SpanBits'(step_q);
+    gather = step_q != StepBits'(1);
   end
 
-  // Moore request: a DRAM chunk with room in the chunk queue (registered count).
+  // Moore request: a DRAM chunk with room in the chunk queue (registered count). A gather asks
+  // for the whole beat that holds the chunk (DRAM moves bursts, section 7.3).
   assign req_valid_o = active_q && more_q && !zero_q && !cq_full;
-  assign req_addr_o = addr_q;
-  assign req_bytes_o = req_valid_o ? BytesBits'(n << Log2ElemBytes) : '0;
+  assign req_addr_o = gather ? {addr_q[DramAddrBits-1:LaneBits], LaneBits'(0)} : addr_q;
+  assign req_bytes_o = !req_valid_o ? '0 : gather ? BytesBits'(flycol_pkg::BeatBytes) : BytesBits'(n << Log2ElemBytes);
 
   // Walk and chunk queue push.
   logic [Field1Bits-1:0] row_next, plane_next;
@@ -175,7 +192,7 @@ module stream_loader #(
 
     if (emit) begin
       word_off_d = (word_off_q + n == epw_q) ? '0 : word_off_q + n;
-      if (!zero_q) addr_d = addr_q + (DramAddrBits'(n) << Log2ElemBytes);
+      if (!zero_q) addr_d = addr_q + (DramAddrBits'(n_span) << Log2ElemBytes);
       rem_d = rem_q - StreamBits'(n);
       if (rem_d == '0) begin
         if (zero_q) begin
@@ -231,6 +248,8 @@ module stream_loader #(
   /* verilator lint_off UNUSEDSIGNAL */
   logic [WideBits-1:0] rsp_placed;
   /* verilator lint_on UNUSEDSIGNAL */
+  logic [BeatBits-1:0] rsp_shifted;  // the response with the chunk's first element on lane 0
+  logic [BeatBits-1:0] rsp_kept;     // its kept elements (every step-th) side by side
   logic [WordBits-1:0] placed;  // the response's chunk at its word position
   logic [WordBits-1:0] merged;  // the word register with the chunk in it
 
@@ -247,8 +266,17 @@ module stream_loader #(
 
     pack_end = pack_off_q + head_count;
     last_chunk = StreamBits'(head_count) == pack_left_q;
-    // The chunk's first byte to lane 0, then to the chunk's first element in the word.
-    rsp_placed = (WideBits'(rq_rdata) >> {head_lane, 3'b000}) << (32'(pack_off_q) * ElemBits);
+    // The chunk's first byte to lane 0, its kept elements side by side (a gather), then to the
+    // chunk's first element in the word.
+    rsp_shifted = rq_rdata >> {head_lane, 3'b000};
+    rsp_kept = rsp_shifted;
+    for (int unsigned st = 2; st <= MaxElemStep; st++)
+      if (32'(step_q) == st) begin
+        rsp_kept = '0;
+        for (int unsigned i = 0; i * st < BeatElems; i++)
+          rsp_kept[i*ElemBits +: ElemBits] = rsp_shifted[i*st*ElemBits +: ElemBits];
+      end
+    rsp_placed = WideBits'(rsp_kept) << (32'(pack_off_q) * ElemBits);
     placed = rsp_placed[WordBits-1:0];
     for (int unsigned e = 0; e < WordElems; e++) begin
       merged[e*ElemBits +: ElemBits] = word_q[e*ElemBits +: ElemBits];
@@ -384,10 +412,22 @@ module stream_loader #(
     end
   end
 
+  // The element step: a register only where the loader gathers. A loader without gather has the
+  // constant 1, so no state of it exists (an unreachable step would otherwise be free in the
+  // induction proofs of the formal harness).
+  if (MaxElemStep > 1) begin : gen_step
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) step_q <= StepBits'(1);
+      else if (start_i) step_q <= StepBits'(cmd_i.dma_elem_step);
+    end
+  end else begin : gen_no_step
+    assign step_q = StepBits'(1);
+  end
+
   // The run fields and wait thresholds of the command are not the loader's; nor are the FIFO
   // counts (full/empty carry the protocol).
   logic unused_signals;
-  assign unused_signals = ^{cmd_i.op, cmd_i.wait_ld, cmd_i.wait_ex, cmd_i.wait_ps, cmd_i.dma_buf,
+  assign unused_signals = ^{cmd_i.op, cmd_i.dma_elem_step, cmd_i.wait_ld, cmd_i.wait_ex, cmd_i.wait_ps, cmd_i.dma_buf,
                             cmd_i.run_ifmap_buf, cmd_i.run_weight_buf, cmd_i.run_psum_buf, cmd_i.run_preload,
                             cmd_i.run_n_kg, cmd_i.run_n_cy, cmd_i.run_n_cx, cmd_i.run_n_c, cmd_i.run_n_ky,
                             cmd_i.run_n_kx, cmd_i.run_step_cx, cmd_i.run_step_cy, cmd_i.run_step_c,
@@ -404,6 +444,7 @@ module stream_loader #(
       $fatal(1, "stream_loader: ElemBits must be 8, 16 or 32, not %0d", ElemBits);
     if (!(WordElems >= 1 && WordElems <= 64)) $fatal(1, "stream_loader: WordElems must be 1..64");
     if (!(MaxDepth >= 1)) $fatal(1, "stream_loader: MaxDepth must be at least 1");
+    if (!(MaxElemStep >= 1 && MaxElemStep <= 4)) $fatal(1, "stream_loader: MaxElemStep must be 1..4");
   end
 
   logic [63:0] chk_w, chk_total;
@@ -426,8 +467,16 @@ module stream_loader #(
       if (chk_total > 64'(depth_words_i) * 64'(word_elems_i))
         $error("stream_loader: stream of %0d elements does not fit the buffer", chk_total);
       if (!cq_empty || !rq_empty) $error("stream_loader: start with data left from a command");
+      if (cmd_i.dma_elem_step == '0 || 32'(cmd_i.dma_elem_step) > MaxElemStep)
+        $error("stream_loader: element step %0d out of range 1..%0d", cmd_i.dma_elem_step, MaxElemStep);
     end
     if (rst_ni && req_fire_i && !req_valid_o) $error("stream_loader: request fired while req_valid is low");
+    // A gather's request is the whole beat that holds every kept element of its chunk.
+    if (rst_ni && req_valid_o && gather &&
+        (req_bytes_o != BytesBits'(flycol_pkg::BeatBytes) || req_addr_o[LaneBits-1:0] != '0 || n == '0 ||
+         32'(addr_q[LaneBits-1:0]) + (32'(n) - 1) * 32'(step_q) * ElemBytes + ElemBytes > flycol_pkg::BeatBytes))
+      $error("stream_loader: gather request at %0h of %0d bytes does not hold its %0d elements", req_addr_o,
+             req_bytes_o, n);
     if (rst_ni && rsp_valid_i && !active_q) $error("stream_loader: read response while idle");
     // Every DRAM chunk holds a place in the chunk queue before it asks, so responses always fit.
     if (rst_ni && rsp_valid_i && rq_full) $error("stream_loader: read response with the response FIFO full");
@@ -444,9 +493,14 @@ module stream_loader #(
   `FLYCOL_ASSERT(WrInRange_A, wr_o |-> 32'(wr_addr_o) < MaxDepth, clk_i, rst_ni)
   `FLYCOL_ASSERT(WrMask_A, wr_o |-> wr_mask_o != '0, clk_i, rst_ni)
   `FLYCOL_ASSERT(DoneBusy_A, done_o |-> busy_o, clk_i, rst_ni)
+  // A gather asks for whole beats; its kept elements stay inside the beat asked for.
+  `FLYCOL_ASSERT_NEVER(StepInRange_A, step_q == '0 || 32'(step_q) > MaxElemStep, clk_i, rst_ni)
   `FLYCOL_ASSERT_KNOWN(CtrlKnown_A, {busy_o, done_o, req_valid_o, wr_o}, clk_i, rst_ni)
   `FLYCOL_COVER(ChunkQueueFull_C, cq_full, clk_i, rst_ni)
   `FLYCOL_COVER(DramStall_C, req_valid_o && !req_fire_i, clk_i, rst_ni)
   `FLYCOL_COVER(RspWhileWriting_C, rsp_valid_i && wr_o, clk_i, rst_ni)
+  if (MaxElemStep > 1) begin : gen_gather_cover
+    `FLYCOL_COVER(GatherFire_C, req_fire_i && step_q != StepBits'(1), clk_i, rst_ni)
+  end
 
 endmodule

@@ -79,9 +79,9 @@ Model::Model(const hw::HwParams& p, const DramTiming& timing) : p_(p), timing_(t
 const DmaWork& Model::dma(const hw::Command& c) {
   const hw::DmaDesc& d = c.dma;
   const std::uint64_t beat = std::uint64_t(hw::kBeatBytes);
-  const std::array<std::uint64_t, 12> key = {std::uint64_t(c.op), d.n_planes, d.plane_stride % beat, d.n_rows,
+  const std::array<std::uint64_t, 13> key = {std::uint64_t(c.op), d.n_planes, d.plane_stride % beat, d.n_rows,
                                              d.row_stride % beat, d.row_len, d.pad_left, d.pad_right,
-                                             d.pad_top, d.pad_bottom, d.tail, d.dram_addr % beat};
+                                             d.pad_top, d.pad_bottom, d.tail, d.dram_addr % beat, d.elem_step};
   auto it = dma_.find(key);
   if (it == dma_.end()) {
     DmaWork w = dma_work(c, p_);

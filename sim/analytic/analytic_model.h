@@ -60,7 +60,7 @@ private:
   RunTimer runs_;
   // DMA durations by what determines them: the descriptor with addresses and strides reduced
   // modulo the DRAM beat (chunking only sees the beat offsets).
-  std::map<std::array<std::uint64_t, 12>, DmaWork> dma_;
+  std::map<std::array<std::uint64_t, 13>, DmaWork> dma_;
 };
 
 }  // namespace flycol::analytic

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sim/compiler/compiler.h"  // gather_row_requests: the chunk rule of a gathered row
+
 namespace flycol::analytic {
 namespace {
 
@@ -75,12 +77,15 @@ DmaWork dma_work(const hw::Command& c, const hw::HwParams& p) {
     for (std::uint32_t pl = 0; pl < d.n_planes; ++pl)
       for (std::uint32_t y = 0; y < d.n_rows; ++y) {
         const std::uint64_t addr = d.dram_addr + std::uint64_t(pl) * d.plane_stride + std::uint64_t(y) * d.row_stride;
-        w.requests += pieces(d.row_len, pos % word, word, (addr / eb) % beat_elems, beat_elems);
+        w.requests += d.elem_step > 1
+                          ? gather_row_requests(d.row_len, pos % word, word, addr / eb, beat_elems, d.elem_step)
+                          : pieces(d.row_len, pos % word, word, (addr / eb) % beat_elems, beat_elems);
         pos += d.row_len;
         zero_run(y + 1 < d.n_rows ? z_row : pl + 1 < d.n_planes ? z_plane : z_last);
       }
   }
   w.chunks = w.requests + zero_chunks;
+  if (d.elem_step > 1) w.bytes = w.requests * beat;  // a gather requests whole beats
   return w;
 }
 
@@ -146,11 +151,12 @@ public:
   }
   bool more() const { return more_; }
   bool zero() const { return zero_; }
-  std::uint64_t bytes() const { return zero_ ? 0 : count() * eb_; }
+  // A gather (elem_step > 1) requests the whole beat (section 7.3).
+  std::uint64_t bytes() const { return zero_ ? 0 : d_.elem_step > 1 ? std::uint64_t(hw::kBeatBytes) : count() * eb_; }
   void next() {
     const std::uint64_t n = count();
     off_ = (off_ + n) % word_;
-    if (!zero_) addr_ += n * eb_;
+    if (!zero_) addr_ += n * d_.elem_step * eb_;
     rem_ -= n;
     if (rem_ > 0) return;
     if (zero_) {
@@ -194,7 +200,10 @@ public:
 private:
   std::uint64_t count() const {
     std::uint64_t n = std::min(rem_, word_ - off_);
-    if (!zero_) n = std::min(n, (std::uint64_t(hw::kBeatBytes) - addr_ % hw::kBeatBytes) / eb_);
+    if (!zero_) {
+      const std::uint64_t room = (std::uint64_t(hw::kBeatBytes) - addr_ % hw::kBeatBytes) / eb_;
+      n = std::min(n, (room + d_.elem_step - 1) / d_.elem_step);
+    }
     return n;
   }
   hw::DmaDesc d_;

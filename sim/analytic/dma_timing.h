@@ -16,7 +16,7 @@ enum class Tensor : std::uint8_t { ifmap, weights, psums_in, ofmap };
 struct DmaWork {
   bool write = false;          // STORE_PSUMS
   Tensor tensor = Tensor::ifmap;
-  std::uint64_t bytes = 0;     // DRAM bytes (real data only)
+  std::uint64_t bytes = 0;     // DRAM bytes requested: real data only, or whole beats for a gather
   std::uint64_t requests = 0;  // memory-port requests: DRAM chunks of a load, write chunks of a store
   std::uint64_t chunks = 0;    // loads: every chunk the generator emits (DRAM and zero chunks)
   std::uint64_t sram_words = 0;  // SRAM words written (loads) or read (stores)

@@ -49,6 +49,13 @@ Choice Planner::choose(const Layer& layer, Lowering lowering) {
   }
   for (const Layer& view : views) {
     consider(view, {});
+    // Strided 1 x ky layers: the heuristic tiling with gathered columns too (one SRAM read per
+    // MAC step instead of two or more, for whole-beat DRAM reads); the timing decides.
+    if (lowering == Lowering::feeder && view.kx == 1 && view.sx >= 2 && view.sx <= hw::kMaxElemStep) {
+      CompileOptions g;
+      g.gather_cols = true;
+      consider(view, g);
+    }
     if (tiling_ == Tiling::search) {
       SearchOptions so;
       so.dram_bytes_per_cycle = model_.timing().bytes_per_cycle;

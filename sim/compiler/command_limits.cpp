@@ -56,6 +56,10 @@ std::string command_field_violation(const hw::Command& c, const hw::HwParams& hw
   check("pad_top", d.pad_top, kCountMax);
   check("pad_bottom", d.pad_bottom, kCountMax);
   check("tail", d.tail, kCountMax);
+  // Only the LD engine gathers, and only into the ifmap buffer (section 7.3).
+  const std::uint64_t max_step = c.op == hw::Opcode::LoadIfmap ? std::uint64_t(hw::kMaxElemStep) : 1;
+  if (out.empty() && (d.elem_step < 1 || d.elem_step > max_step))
+    out = fmt::format("elem_step = {} (allowed 1..{} for {})", d.elem_step, max_step, hw::opcode_name(c.op));
   // The DMA engines move whole elements (hw/dma/stream_loader.cpp rejects anything else with a
   // ProtocolError): a stream the checker accepted must not stop the chip (found by tests/fuzz commands).
   const bool psums = c.op == hw::Opcode::LoadPsums || c.op == hw::Opcode::StorePsums;

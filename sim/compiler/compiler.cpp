@@ -72,7 +72,7 @@ public:
 
     const auto [ib, load_ifmap] = place(ifb_, {t.n, t.yi, t.xi, t.ci}, last_run_ifmap_);
     if (load_ifmap) {
-      emit(ifmap_load(t, win, ib), note);
+      emit(ifmap_load(t, ib), note);
       ifb_[std::size_t(ib)].load = ld_;
     }
     const auto [wb, load_weights] = place(wtb_, {t.ki, t.ci, 0, 0}, last_run_weights_);
@@ -103,12 +103,16 @@ public:
     r.n_cx = std::uint32_t(win.ncx);
     r.n_c = std::uint32_t(t.tc);
     r.n_ky = std::uint32_t(l_.ky);
-    r.step_cx = std::uint32_t(hw_.rows * l_.sx);
+    // A gathered tile holds only the columns the outputs read: the RUN strides by 1 in x.
+    const int sx = p_.plan.gather ? 1 : l_.sx;
+    r.step_cx = std::uint32_t(hw_.rows * sx);
     r.step_cy = std::uint32_t(win.step_cy);
     r.step_c = std::uint32_t(std::int64_t(win.ht) * win.wt);
     r.step_ky = std::uint32_t(l_.dy * win.wt);
-    r.lane_stride = std::uint32_t(l_.sx);
+    r.lane_stride = std::uint32_t(sx);
     set_kernel_fields(r, l_, hw_);  // n_kx, region, pattern and the kernel-column chunks
+    // A gathered layer (kx = 1: one chunk) strides by 1: its region is the layout's.
+    if (p_.plan.gather) r.region = region_width(l_, hw_, p_.plan.layout());
     emit(run, note);
     ifb_[std::size_t(ib)].last_reader = wtb_[std::size_t(wb)].last_reader = ps.last_run = ex_;
     last_run_ifmap_ = ib;
@@ -134,42 +138,12 @@ private:
     return {b, true};
   }
 
-  hw::Command ifmap_load(const TileBox& t, const TileWindow& win, int ib) {
-    const std::uint64_t eb = std::uint64_t(hw_.elem_bytes());
+  hw::Command ifmap_load(const TileBox& t, int ib) {
     hw::Command c;
     c.op = hw::Opcode::LoadIfmap;
     c.wait_ex = ifb_[std::size_t(ib)].last_reader;
-    hw::DmaDesc& d = c.dma;
-    d.buf = std::uint8_t(ib);
-    d.n_planes = std::uint32_t(t.tc);
-    d.plane_stride = std::uint32_t(std::uint64_t(l_.h) * l_.w * eb);
-    d.tail = std::uint32_t(win.tail);
-    const int iy0 = t.oy0 * l_.sy - l_.pt, ix0 = t.ox0 * l_.sx - l_.pl;
-    // Buffer row j holds input row iy0 + j, or with skip_rows iy0 + j*sy (every sy-th DRAM row).
-    const int row_step = p_.plan.skip_rows ? l_.sy : 1;
-    d.row_stride = std::uint32_t(std::uint64_t(l_.w) * eb * std::uint64_t(row_step));
-    const int j_lo = iy0 >= 0 ? 0 : (-iy0 + row_step - 1) / row_step;
-    const int j_hi = std::min(win.ht - 1, l_.h - 1 - iy0 < 0 ? -1 : (l_.h - 1 - iy0) / row_step);
-    const int r_lo = iy0 + j_lo * row_step;
-    // Only the columns the outputs need come from DRAM; an aligned pitch adds zeros on the right.
-    const int c_lo = std::max(ix0, 0), c_hi = std::min(ix0 + win.span - 1, l_.w - 1);
-    const std::uint64_t plane0 = (std::uint64_t(t.n) * l_.c + std::uint64_t(t.c0)) * l_.h;
-    if (j_hi < j_lo || c_hi < c_lo) {
-      // The window lies wholly in the padding: every row is a zero row, no DRAM data.
-      d.dram_addr = p_.dram.ifmap_base + plane0 * std::uint64_t(l_.w) * eb;
-      d.n_rows = 0;
-      d.row_len = 0;
-      d.pad_top = std::uint32_t(win.ht);
-      d.pad_left = std::uint32_t(win.wt);
-      return c;
-    }
-    d.dram_addr = p_.dram.ifmap_base + ((plane0 + std::uint64_t(r_lo)) * l_.w + std::uint64_t(c_lo)) * eb;
-    d.n_rows = std::uint32_t(j_hi - j_lo + 1);
-    d.row_len = std::uint32_t(c_hi - c_lo + 1);
-    d.pad_top = std::uint32_t(j_lo);
-    d.pad_bottom = std::uint32_t(win.ht - 1 - j_hi);
-    d.pad_left = std::uint32_t(c_lo - ix0);
-    d.pad_right = std::uint32_t(ix0 + win.wt - 1 - c_hi);
+    c.dma = ifmap_tile_load(l_, hw_, p_.plan, p_.dram.ifmap_base, t.n, t.oy0, t.th, t.ox0, t.tw, t.c0, t.tc);
+    c.dma.buf = std::uint8_t(ib);
     return c;
   }
 
@@ -287,6 +261,82 @@ std::uint64_t dma_bytes(const hw::DmaDesc& d, int elem_bytes) {
 
 }  // namespace
 
+hw::DmaDesc ifmap_tile_load(const Layer& l, const hw::HwParams& hw, const TilePlan& plan, std::uint64_t ifmap_base,
+                            int n, int oy0, int th, int ox0, int tw, int c0, int tc) {
+  const TileWindow win = tile_window(l, hw, tc, th, tw, plan.layout());
+  const std::uint64_t eb = std::uint64_t(hw.elem_bytes());
+  hw::DmaDesc d;
+  d.n_planes = std::uint32_t(tc);
+  d.plane_stride = std::uint32_t(std::uint64_t(l.h) * l.w * eb);
+  d.tail = std::uint32_t(win.tail);
+  const int iy0 = oy0 * l.sy - l.pt, ix0 = ox0 * l.sx - l.pl;
+  // Buffer row j holds input row iy0 + j, or with skip_rows iy0 + j*sy (every sy-th DRAM row).
+  const int row_step = plan.skip_rows ? l.sy : 1;
+  d.row_stride = std::uint32_t(std::uint64_t(l.w) * eb * std::uint64_t(row_step));
+  const int j_lo = iy0 >= 0 ? 0 : (-iy0 + row_step - 1) / row_step;
+  const int j_hi = std::min(win.ht - 1, l.h - 1 - iy0 < 0 ? -1 : (l.h - 1 - iy0) / row_step);
+  const int r_lo = iy0 + j_lo * row_step;
+  // Buffer column i holds input column ix0 + i, or gathered ix0 + i*sx (every sx-th DRAM
+  // element). Only the columns the outputs need come from DRAM; an aligned pitch adds zeros on
+  // the right.
+  const int col_step = plan.gather ? l.sx : 1;
+  d.elem_step = std::uint32_t(col_step);
+  const int i_lo = ix0 >= 0 ? 0 : (-ix0 + col_step - 1) / col_step;
+  const int i_hi = std::min(win.span - 1, l.w - 1 - ix0 < 0 ? -1 : (l.w - 1 - ix0) / col_step);
+  const int c_lo = ix0 + i_lo * col_step;
+  const std::uint64_t plane0 = (std::uint64_t(n) * l.c + std::uint64_t(c0)) * l.h;
+  if (j_hi < j_lo || i_hi < i_lo) {
+    // The window lies wholly in the padding: every row is a zero row, no DRAM data.
+    d.dram_addr = ifmap_base + plane0 * std::uint64_t(l.w) * eb;
+    d.n_rows = 0;
+    d.row_len = 0;
+    d.pad_top = std::uint32_t(win.ht);
+    d.pad_left = std::uint32_t(win.wt);
+    d.elem_step = 1;
+    return d;
+  }
+  d.dram_addr = ifmap_base + ((plane0 + std::uint64_t(r_lo)) * l.w + std::uint64_t(c_lo)) * eb;
+  d.n_rows = std::uint32_t(j_hi - j_lo + 1);
+  d.row_len = std::uint32_t(i_hi - i_lo + 1);
+  d.pad_top = std::uint32_t(j_lo);
+  d.pad_bottom = std::uint32_t(win.ht - 1 - j_hi);
+  d.pad_left = std::uint32_t(i_lo);
+  d.pad_right = std::uint32_t(win.wt - 1 - i_hi);
+  return d;
+}
+
+std::uint64_t gather_row_requests(std::uint64_t n, std::uint64_t off, std::uint64_t word, std::uint64_t elem,
+                                  std::uint64_t beat_elems, std::uint64_t s) {
+  // A chunk holds the kept elements left in the beat of its first one and in the SRAM word: the
+  // cuts lie on no fixed grid of the kept elements, so the row is walked chunk by chunk.
+  std::uint64_t k = 0;
+  while (n > 0) {
+    const std::uint64_t c = std::min({n, word - off, (beat_elems - elem % beat_elems + s - 1) / s});
+    ++k;
+    n -= c;
+    off = (off + c) % word;
+    elem += c * s;
+  }
+  return k;
+}
+
+std::uint64_t load_request_bytes(const hw::DmaDesc& d, int elem_bytes, int word_elems) {
+  const std::uint64_t eb = std::uint64_t(elem_bytes);
+  if (d.elem_step <= 1) return dma_bytes(d, elem_bytes);
+  const std::uint64_t beat = std::uint64_t(hw::kBeatBytes);
+  const std::uint64_t width = std::uint64_t(d.pad_left) + d.row_len + d.pad_right;
+  const std::uint64_t plane = (std::uint64_t(d.pad_top) + d.n_rows + d.pad_bottom) * width;
+  std::uint64_t requests = 0;
+  for (std::uint32_t pl = 0; pl < d.n_planes; ++pl)
+    for (std::uint32_t y = 0; y < d.n_rows; ++y) {
+      const std::uint64_t pos = pl * plane + (std::uint64_t(d.pad_top) + y) * width + d.pad_left;
+      const std::uint64_t addr = d.dram_addr + std::uint64_t(pl) * d.plane_stride + std::uint64_t(y) * d.row_stride;
+      requests += gather_row_requests(d.row_len, pos % std::uint64_t(word_elems), std::uint64_t(word_elems),
+                                      addr / eb, beat / eb, d.elem_step);
+    }
+  return requests * beat;
+}
+
 std::vector<std::string> loop_order_names() { return {"output_stationary", "k_outer", "spill"}; }
 
 DramLayout dram_layout(const Layer& l, const hw::HwParams& hw) {
@@ -309,7 +359,7 @@ std::string TilePlan::describe() const {
                      tc, n(tiles_c, "slice"), n_kg, n(tiles_k, "tile"), th, n(tiles_h, "tile"), tw,
                      n(tiles_w, "tile"), order,
                      std::string(aligned ? ", rows aligned" : "") + (skip_rows ? ", rows skipped" : "") +
-                         (flat ? ", flat contexts" : ""),
+                         (flat ? ", flat contexts" : "") + (gather ? ", columns gathered" : ""),
                      ifmap_words, weight_words, psum_words);
 }
 
@@ -330,7 +380,7 @@ DramTraffic program_traffic(const Program& p) {
   DramTraffic t;
   for (const auto& c : p.commands) {
     switch (c.op) {
-      case hw::Opcode::LoadIfmap: t.ifmap += dma_bytes(c.dma, p.hw.elem_bytes()); break;
+      case hw::Opcode::LoadIfmap: t.ifmap += load_request_bytes(c.dma, p.hw.elem_bytes(), p.hw.bus_elems); break;
       case hw::Opcode::LoadWeights: t.weights += dma_bytes(c.dma, p.hw.elem_bytes()); break;
       case hw::Opcode::LoadPsums: t.psums_in += dma_bytes(c.dma, p.hw.acc_bytes()); break;
       case hw::Opcode::StorePsums: t.ofmap += dma_bytes(c.dma, p.hw.acc_bytes()); break;

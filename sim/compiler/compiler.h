@@ -32,6 +32,9 @@ struct CompileOptions {
   bool align_rows = false;
   bool skip_rows = false;
   bool flat_contexts = false;
+  // kx = 1, sx = 2..hw::kMaxElemStep: the LOAD_IFMAP gathers every sx-th column (DmaDesc::elem_step),
+  // so the buffer holds only the columns the outputs read and the RUN is a stride-1 1 x ky.
+  bool gather_cols = false;
 };
 
 // The ifmap tile layout options of a plan (see tiling.h).
@@ -39,6 +42,7 @@ struct TileLayout {
   bool align = false;      // row pitch rounded up to a multiple of B (zero columns, no traffic)
   bool skip_rows = false;  // ky = 1, sy > 1: one buffer row per output row, loaded with a DRAM row stride
   bool flat = false;       // kx = ky = 1, Tw = Wo: pitch sx*Tw, contexts of ROWS consecutive outputs
+  bool gather = false;     // kx = 1, sx > 1: columns gathered by the DMA, the RUN strides by 1
 };
 
 // The loop orders compile_layer knows, for --help and validation.
@@ -63,9 +67,10 @@ struct TilePlan {
   bool aligned = false;    // CompileOptions::align_rows
   bool skip_rows = false;  // CompileOptions::skip_rows
   bool flat = false;       // CompileOptions::flat_contexts
+  bool gather = false;     // CompileOptions::gather_cols
   std::int64_t ifmap_words = 0, weight_words = 0, psum_words = 0;
 
-  TileLayout layout() const { return {aligned, skip_rows, flat}; }
+  TileLayout layout() const { return {aligned, skip_rows, flat, gather}; }
 
   std::string describe() const;
 };
@@ -91,6 +96,18 @@ struct DramTraffic {
   std::uint64_t total() const { return ifmap + weights + psums_in + ofmap; }
 };
 DramTraffic program_traffic(const Program& p);
+
+// Memory-port requests of one gathered DRAM row (section 7.3, elem_step s > 1): `n` kept elements,
+// the first at DRAM element index `elem` (beats of `beat_elems`) and stream position `off` of an
+// SRAM word of `word` elements. Each request is a whole beat.
+std::uint64_t gather_row_requests(std::uint64_t n, std::uint64_t off, std::uint64_t word, std::uint64_t elem,
+                                  std::uint64_t beat_elems, std::uint64_t s);
+// The LOAD_IFMAP descriptor (buffer 0) of the ifmap tile of outputs oy0..oy0+th-1, ox0..ox0+tw-1,
+// channels c0..c0+tc-1 of image n, in the plan's layout (section 12).
+hw::DmaDesc ifmap_tile_load(const Layer& l, const hw::HwParams& hw, const TilePlan& plan, std::uint64_t ifmap_base,
+                            int n, int oy0, int th, int ox0, int tw, int c0, int tc);
+// DRAM bytes a load descriptor requests: its elements, or for a gather its whole beats.
+std::uint64_t load_request_bytes(const hw::DmaDesc& d, int elem_bytes, int word_elems);
 
 // Chooses the tiling (or takes the forced one), lays out DRAM and emits the command stream with
 // its wait thresholds. Throws InputError for a layer the configuration cannot run: dilated kernel

@@ -156,10 +156,18 @@ private:
   std::vector<Range> dram_ranges(const hw::DmaDesc& d, int elem_bytes) const {
     std::vector<Range> out;
     if (d.row_len == 0) return out;
-    const std::uint64_t len = std::uint64_t(d.row_len) * std::uint64_t(elem_bytes);
+    // A gather (elem_step > 1) reads the whole beats its row's span touches (section 7.3).
+    const std::uint64_t step = std::max<std::uint64_t>(d.elem_step, 1);
+    const std::uint64_t span = ((std::uint64_t(d.row_len) - 1) * step + 1) * std::uint64_t(elem_bytes);
+    const std::uint64_t beat = std::uint64_t(hw::kBeatBytes);
     for (std::uint32_t pl = 0; pl < d.n_planes; ++pl)
       for (std::uint32_t y = 0; y < d.n_rows; ++y) {
-        const std::uint64_t a = d.dram_addr + std::uint64_t(pl) * d.plane_stride + std::uint64_t(y) * d.row_stride;
+        std::uint64_t a = d.dram_addr + std::uint64_t(pl) * d.plane_stride + std::uint64_t(y) * d.row_stride;
+        std::uint64_t len = span;
+        if (step > 1) {
+          len = (a + span + beat - 1) / beat * beat - a / beat * beat;
+          a = a / beat * beat;
+        }
         if (a + len > p_.dram.total_bytes)
           fail_one(fmt::format("DRAM bytes [{:#x}, {:#x}) lie outside the {}-byte image", a, a + len,
                                p_.dram.total_bytes));

@@ -108,8 +108,8 @@ private:
       for (std::uint32_t y = 0; y < d.n_rows; ++y) {
         zeros(d.pad_left);
         const std::uint64_t row = d.dram_addr + std::uint64_t(pl) * d.plane_stride + std::uint64_t(y) * d.row_stride;
-        for (std::uint32_t x = 0; x < d.row_len; ++x)
-          put(dram_read(row + std::uint64_t(x) * std::uint64_t(elem_bytes), elem_bytes));
+        for (std::uint32_t x = 0; x < d.row_len; ++x)  // every elem_step-th element (a gather)
+          put(dram_read(row + std::uint64_t(x) * d.elem_step * std::uint64_t(elem_bytes), elem_bytes));
         zeros(d.pad_right);
       }
       zeros(std::uint64_t(d.pad_bottom) * row_width);

@@ -82,13 +82,14 @@ bool fits(const Layer& l, const hw::HwParams& hw, int tc, int n_kg, int th, int 
 // The feeder's SRAM reads per interest-region row, averaged over the row starts of a full tile
 // (their word offsets follow from the RUN steps), against kx MAC steps per row: the factor by
 // which a feeder slower than the array stretches the steps.
-double feeder_factor(const Layer& l, const hw::HwParams& hw, const TileWindow& win, int tc, int th) {
+double feeder_factor(const Layer& l, const hw::HwParams& hw, const TileWindow& win, int tc, int th, TileLayout lay) {
   const int B = hw.bus_elems;
   // A kernel row is n region rows (kernel-column chunks, microarchitecture 9.2); the chunks' own
   // word offsets are approximated by the row's.
   const KernelChunks kc = kernel_chunks(l, hw);
-  const int region_kc = (hw.rows - 1) * l.sx + (kc.kc - 1) * l.dx + 1;
-  const int region_last = (hw.rows - 1) * l.sx + (kc.last - 1) * l.dx + 1;
+  const int sx = lay.gather ? 1 : l.sx;  // a gathered tile strides by 1
+  const int region_kc = (hw.rows - 1) * sx + (kc.kc - 1) * l.dx + 1;
+  const int region_last = (hw.rows - 1) * sx + (kc.last - 1) * l.dx + 1;
   const auto hist = [&](std::int64_t step, std::int64_t count) {
     std::vector<double> h(std::size_t(B), 0.0);
     for (std::int64_t i = 0; i < std::min<std::int64_t>(count, B); ++i) {
@@ -105,7 +106,7 @@ double feeder_factor(const Layer& l, const hw::HwParams& hw, const TileWindow& w
         for (int j = 0; j < B; ++j) c[std::size_t((i + j) % B)] += a[std::size_t(i)] * b[std::size_t(j)];
     return c;
   };
-  std::vector<double> h = hist(std::int64_t(hw.rows) * l.sx, win.ncx);
+  std::vector<double> h = hist(std::int64_t(hw.rows) * sx, win.ncx);
   h = conv(h, hist(win.step_cy, th));
   h = conv(h, hist(std::int64_t(win.ht) * win.wt, tc));
   h = conv(h, hist(std::int64_t(l.dy) * win.wt, l.ky));
@@ -125,7 +126,21 @@ DramTraffic plan_traffic(const Layer& l, const hw::HwParams& hw, const TilePlan&
   const std::uint64_t eb = std::uint64_t(hw.elem_bytes()), ab = std::uint64_t(hw.acc_bytes());
   const std::uint64_t rows = std::uint64_t(real_extent_sum(l.ho(), p.th, l.sy, l.extent_y(), l.pt, l.h, p.skip_rows));
   const std::uint64_t cols = std::uint64_t(real_extent_sum(l.wo(), p.tw, l.sx, l.extent_x(), l.pl, l.w));
-  const std::uint64_t ifmap_once = std::uint64_t(l.n) * std::uint64_t(l.c) * rows * cols * eb;
+  std::uint64_t ifmap_once = std::uint64_t(l.n) * std::uint64_t(l.c) * rows * cols * eb;
+  if (p.gather) {
+    // Whole beats, cut where the kept elements cross SRAM words: no closed form, so every
+    // tile's descriptor is counted (a row costs a few steps).
+    ifmap_once = 0;
+    const std::uint64_t base = dram_layout(l, hw).ifmap_base;
+    for (int n = 0; n < l.n; ++n)
+      for (int oy0 = 0; oy0 < l.ho(); oy0 += p.th)
+        for (int ox0 = 0; ox0 < l.wo(); ox0 += p.tw)
+          for (int c0 = 0; c0 < l.c; c0 += p.tc)
+            ifmap_once += load_request_bytes(
+                ifmap_tile_load(l, hw, p, base, n, oy0, std::min(p.th, l.ho() - oy0), ox0, std::min(p.tw, l.wo() - ox0),
+                                c0, std::min(p.tc, l.c - c0)),
+                hw.elem_bytes(), hw.bus_elems);
+  }
   const std::uint64_t weights_once =
       std::uint64_t(ceil_div(l.k, hw.cols)) * std::uint64_t(hw.cols) * std::uint64_t(l.c) * std::uint64_t(l.ky) * std::uint64_t(l.kx) * eb;
   const std::uint64_t ofmap = std::uint64_t(l.ofmap_elems()) * ab;
@@ -162,20 +177,28 @@ std::vector<PlanCandidate> search_plans(const Layer& l, const Config& cfg, const
   const int c_hi = int(std::min<std::int64_t>(l.c, std::int64_t(kCountMax)));
 
   std::vector<PlanCandidate> all;
-  std::set<std::array<int, 7>> seen;  // (tc, n_kg, th, tw, layout) already scored
+  std::set<std::array<int, 8>> seen;  // (tc, n_kg, th, tw, layout) already scored
   const bool one_by_one = l.kx == 1 && l.ky == 1;
   for (int tw : width_sizes(l.wo(), hw.rows)) {
     // The tile layouts worth trying: plain, aligned rows (when the pitch is not a multiple of B),
     // and for 1x1 kernels skipped rows (sy > 1) and flat contexts (whole output rows).
+    // For kx = 1 and a stride the DMA can gather, each of those with gathered columns too.
     std::vector<TileLayout> layouts = {{}};
-    if (tile_window(l, hw, 1, 1, tw).wt % hw.bus_elems != 0) layouts.push_back({true, false, false});
-    if (l.ky == 1 && l.sy > 1) {
-      layouts.push_back({false, true, false});
-      if (tile_window(l, hw, 1, 1, tw, {false, true, false}).wt % hw.bus_elems != 0) layouts.push_back({true, true, false});
-    }
-    if (one_by_one && tw == l.wo()) {
-      if (l.sy == 1) layouts.push_back({false, false, true});
-      else layouts.push_back({false, true, true});
+    const bool gather = l.kx == 1 && l.sx >= 2 && l.sx <= hw::kMaxElemStep;
+    for (int g = 0; g <= (gather ? 1 : 0); ++g) {
+      const bool gt = g == 1;
+      if (gt) layouts.push_back({false, false, false, true});
+      if (tile_window(l, hw, 1, 1, tw, {false, false, false, gt}).wt % hw.bus_elems != 0)
+        layouts.push_back({true, false, false, gt});
+      if (l.ky == 1 && l.sy > 1) {
+        layouts.push_back({false, true, false, gt});
+        if (tile_window(l, hw, 1, 1, tw, {false, true, false, gt}).wt % hw.bus_elems != 0)
+          layouts.push_back({true, true, false, gt});
+      }
+      if (one_by_one && tw == l.wo()) {
+        if (l.sy == 1) layouts.push_back({false, false, true, gt});
+        else layouts.push_back({false, true, true, gt});
+      }
     }
     for (int th : balanced_sizes(l.ho()))
       for (int n_kg : balanced_sizes(groups))
@@ -188,16 +211,16 @@ std::vector<PlanCandidate> search_plans(const Layer& l, const Config& cfg, const
             if (fits(l, hw, mid, n_kg, th, tw, lay)) lo = mid; else hi = mid - 1;
           }
           const int tc = int(ceil_div(l.c, ceil_div(l.c, lo)));  // balanced slices
-          if (!seen.insert({tc, n_kg, th, tw, lay.align, lay.skip_rows, lay.flat}).second) continue;
+          if (!seen.insert({tc, n_kg, th, tw, lay.align, lay.skip_rows, lay.flat, lay.gather}).second) continue;
 
           const TileWindow win = tile_window(l, hw, tc, th, tw, lay);
-          const double factor = feeder_factor(l, hw, win, tc, win.ncy);
+          const double factor = feeder_factor(l, hw, win, tc, win.ncy, lay);
           for (const std::string& order : orders) {
             TilePlan plan = make_plan(l, hw, tc, n_kg, th, tw, order, lay);
             if (order == "spill" && plan.tiles_c == 1) continue;  // the same as output_stationary
             PlanCandidate c;
             c.plan = plan;
-            c.options = {tc, n_kg, th, tw, order, lay.align, lay.skip_rows, lay.flat};
+            c.options = {tc, n_kg, th, tw, order, lay.align, lay.skip_rows, lay.flat, lay.gather};
             c.traffic = plan_traffic(l, hw, plan);
             // Compute: the MAC steps stretched by the feeder, contexts shorter than the window
             // gap, and the fill and drain of every RUN.

@@ -121,9 +121,13 @@ void validate_options(const Layer& l, const hw::HwParams& hw, const CompileOptio
                      fmt::format("= {}: a column tile narrower than the output row (Wo = {}) must be a multiple of "
                                  "array.rows = {}",
                                  o.tile_w, l.wo(), hw.rows));
-  const std::string layout = layout_problem(l, {o.align_rows, o.skip_rows, o.flat_contexts});
-  if (!layout.empty())
-    throw InputError(kOptionsSource, o.flat_contexts ? "flat_contexts" : "skip_rows", fmt::format("is set, but {}", layout));
+  const std::string layout = layout_problem(l, {o.align_rows, o.skip_rows, o.flat_contexts, o.gather_cols});
+  if (!layout.empty()) {
+    // Name the option the message is about (each check above names its own option first).
+    const char* key = layout.rfind("gather_cols", 0) == 0 ? "gather_cols"
+                      : layout.rfind("flat_contexts", 0) == 0 ? "flat_contexts" : "skip_rows";
+    throw InputError(kOptionsSource, key, fmt::format("is set, but {}", layout));
+  }
   if (o.flat_contexts && o.tile_w > 0 && o.tile_w != l.wo())
     throw InputError(kOptionsSource, "tile_w",
                      fmt::format("= {}: flat_contexts runs whole output rows, tile_w must be Wo = {} (or 0)", o.tile_w,
@@ -143,8 +147,8 @@ int largest_fitting(int lo, int hi, const std::function<bool(int)>& fits) {
 
 std::string layer_source(const Layer& l) { return fmt::format("layer '{}' ({})", l.name, l.spec()); }
 
-std::uint32_t region_width(const Layer& l, const hw::HwParams& hw) {
-  return std::uint32_t((hw.rows - 1) * l.sx + l.extent_x());
+std::uint32_t region_width(const Layer& l, const hw::HwParams& hw, TileLayout lay) {
+  return std::uint32_t((hw.rows - 1) * (lay.gather ? 1 : l.sx) + l.extent_x());
 }
 
 std::uint64_t kernel_pattern(const Layer& l) {
@@ -190,14 +194,19 @@ std::string layout_problem(const Layer& l, TileLayout lay) {
   if (lay.flat && l.sy != 1 && !lay.skip_rows)
     return "flat_contexts needs consecutive output rows in consecutive buffer rows: sy = 1, or skip_rows";
   if (lay.flat && lay.align) return "flat_contexts sets the row pitch itself: it cannot be combined with align_rows";
+  if (lay.gather && (l.kx != 1 || l.sx < 2 || l.sx > hw::kMaxElemStep))
+    return fmt::format("gather_cols needs a kernel of one column (kx = 1) and a horizontal stride 2 <= sx <= {} (the "
+                       "DMA's element step), not kx = {}, sx = {}",
+                       hw::kMaxElemStep, l.kx, l.sx);
   return "";
 }
 
 TileWindow tile_window(const Layer& l, const hw::HwParams& hw, int tc, int th, int tw, TileLayout lay) {
   TileWindow w;
+  const int sx = lay.gather ? 1 : l.sx;  // buffer columns between two outputs
   w.ht = lay.skip_rows ? th * l.extent_y() : (th - 1) * l.sy + l.extent_y();
-  w.span = (tw - 1) * l.sx + l.extent_x();
-  w.wt = lay.flat ? tw * l.sx : lay.align ? int(ceil_div(w.span, hw.bus_elems) * hw.bus_elems) : w.span;
+  w.span = (tw - 1) * sx + l.extent_x();
+  w.wt = lay.flat ? tw * sx : lay.align ? int(ceil_div(w.span, hw.bus_elems) * hw.bus_elems) : w.span;
   w.ncx = int(ceil_div(lay.flat ? std::int64_t(th) * tw : tw, hw.rows));
   w.ncy = lay.flat ? 1 : th;
   w.step_cy = std::int64_t(lay.skip_rows ? l.extent_y() : l.sy) * w.wt;
@@ -205,9 +214,9 @@ TileWindow tile_window(const Layer& l, const hw::HwParams& hw, int tc, int th, i
   w.elems = tc * plane;
   // The feeder's largest row start (last context, last channel, last kernel row) plus the
   // region: lanes of an edge context run past the tile's last column into the tail.
-  const std::int64_t row_start_max = std::int64_t(w.ncx - 1) * hw.rows * l.sx + std::int64_t(w.ncy - 1) * w.step_cy +
+  const std::int64_t row_start_max = std::int64_t(w.ncx - 1) * hw.rows * sx + std::int64_t(w.ncy - 1) * w.step_cy +
                                      std::int64_t(tc - 1) * plane + std::int64_t(l.ky - 1) * l.dy * w.wt;
-  w.last_read = row_start_max + region_width(l, hw) - 1;
+  w.last_read = row_start_max + region_width(l, hw, lay) - 1;
   const std::int64_t b = hw.bus_elems;
   const std::int64_t read_end = (w.last_read / b + 1) * b;  // whole words are read
   w.tail = std::max<std::int64_t>(0, read_end - w.elems);
@@ -276,6 +285,7 @@ TilePlan make_plan(const Layer& l, const hw::HwParams& hw, int tc, int n_kg, int
   p.aligned = lay.align;
   p.skip_rows = lay.skip_rows;
   p.flat = lay.flat;
+  p.gather = lay.gather;
   p.tc = tc;
   p.n_kg = n_kg;
   p.th = th;
@@ -329,7 +339,7 @@ TilePlan choose_plan(const Layer& l, const Config& cfg, const CompileOptions& op
     widths.push_back(wo);
     for (std::int64_t m = ceil_div(wo, hw.rows) - 1; m >= 1; --m) widths.push_back(int(m * hw.rows));
   }
-  const TileLayout al{opt.align_rows, opt.skip_rows, opt.flat_contexts};
+  const TileLayout al{opt.align_rows, opt.skip_rows, opt.flat_contexts, opt.gather_cols};
   const auto fits = [&](int tc, int kg, int th, int tw) { return !plan_shortfall(l, cfg, hw, tc, kg, th, tw, al); };
   for (int tw : widths) {
     if (!fits(tc0, kg0, th0, tw)) continue;

@@ -34,10 +34,14 @@ struct TileWindow {
 // * flat (kx = ky = 1, whole output rows, one buffer row per output row): the pitch is sx*tw, so
 //   output q of the tile (row-major) reads buffer position sx*q, and the RUN is one row of
 //   ceil(th*tw / ROWS) contexts: every lane works even when tw < ROWS.
+// * gather (kx = 1, 2 <= sx <= hw::kMaxElemStep): the LOAD_IFMAP keeps every sx-th DRAM column
+//   (DmaDesc::elem_step), so the tile is laid out as for sx = 1 (span tw) and the RUN strides by
+//   1: one SRAM word read serves ROWS lanes. Combines with the other three (flat: pitch tw).
 TileWindow tile_window(const Layer& l, const hw::HwParams& hw, int tc, int th, int tw, TileLayout lay = {});
 
 // RUN constants that depend only on the layer and the array.
-std::uint32_t region_width(const Layer& l, const hw::HwParams& hw);  // (ROWS-1)*sx + (kx-1)*dx + 1
+// (ROWS-1)*sx + (kx-1)*dx + 1, with sx = 1 for a gathered tile.
+std::uint32_t region_width(const Layer& l, const hw::HwParams& hw, TileLayout lay = {});
 std::uint64_t kernel_pattern(const Layer& l);                        // bit i*dx for i < kx
 // Kernel-column chunks (microarchitecture 9.2): with more than one array row, a kernel row wider
 // than fifo_depth x intermediate_regs columns is read as n region rows of kc columns, the last of
@@ -68,7 +72,8 @@ TilePlan make_plan(const Layer& l, const hw::HwParams& hw, int tc, int n_kg, int
 
 // Why `lay` cannot be used for the layer (empty if it can): skip_rows needs ky = 1 and sy > 1;
 // flat needs a 1x1 kernel, rows of contexts one buffer row apart (sy = 1 or skip_rows), and no
-// align (flat sets the pitch). With flat, Tw must be Wo.
+// align (flat sets the pitch); gather needs kx = 1 and 2 <= sx <= hw::kMaxElemStep. With flat,
+// Tw must be Wo.
 std::string layout_problem(const Layer& l, TileLayout lay);
 
 // The heuristic of section 12 (whole rows, then the largest Tc, then n_kg, then Th; narrower

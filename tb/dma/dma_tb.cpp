@@ -76,10 +76,10 @@ std::vector<StreamElem> stream_of(const DmaDesc& d, int eb) {
       for (std::uint32_t x = 0; x < w; ++x) s.push_back(zero);
     for (std::uint32_t y = 0; y < d.n_rows; ++y, ++row_id) {
       for (std::uint32_t x = 0; x < d.pad_left; ++x) s.push_back(zero);
-      for (std::uint32_t i = 0; i < d.row_len; ++i)
+      for (std::uint32_t i = 0; i < d.row_len; ++i)  // a gather keeps every elem_step-th DRAM element
         s.push_back({true, row_id,
                      d.dram_addr + std::uint64_t(p) * d.plane_stride + std::uint64_t(y) * d.row_stride +
-                         std::uint64_t(i) * std::uint64_t(eb)});
+                         std::uint64_t(i) * d.elem_step * std::uint64_t(eb)});
       for (std::uint32_t x = 0; x < d.pad_right; ++x) s.push_back(zero);
     }
     for (std::uint32_t r = 0; r < d.pad_bottom; ++r)
@@ -96,12 +96,13 @@ std::uint64_t stream_len(const DmaDesc& d) {
 }
 
 // A chunk starts at every SRAM word boundary, at every change between zeros and DRAM data, and,
-// within DRAM data, at every new row and every BEAT boundary; each data chunk is one request.
+// within DRAM data, at every new row and wherever an element lies in another BEAT than the one
+// before it (dense or gathered); each data chunk is one request.
 void count_load_chunks(const std::vector<StreamElem>& s, int epw, std::uint64_t& chunks, std::uint64_t& requests) {
   chunks = requests = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {
     bool start = i % std::size_t(epw) == 0 || i == 0 || s[i].data != s[i - 1].data;
-    if (s[i].data) start = start || s[i].row != s[i - 1].row || s[i].addr % kBeatBytes == 0;
+    if (s[i].data) start = start || s[i].row != s[i - 1].row || s[i].addr / kBeatBytes != s[i - 1].addr / kBeatBytes;
     if (start) {
       ++chunks;
       if (s[i].data) ++requests;
@@ -315,6 +316,22 @@ public:
                        load(Opcode::LoadWeights, kRegion + 64 + std::uint64_t(eb), 2, 3, len, cs, 3 * cs), false, false,
                        false, true, false});
     }
+    // Gathers (strided 1 x 1 layers): every step-th element, rows starting at every lane of a
+    // beat, padding around them, so that chunks end at beats between kept elements, at word ends
+    // and with one element; each step from 2 to the largest.
+    for (std::uint32_t st = 2; st <= std::uint32_t(kMaxElemStep); ++st) {
+      const std::uint32_t len = 2 * bw + st, rs = ((len - 1) * st + 1 + 5) * std::uint32_t(eb);
+      Command c = load(Opcode::LoadIfmap, 20480 + 4096 * st + kBeatBytes - std::uint64_t(eb) * st, 2, 3, len, rs,
+                       4 * rs);
+      c.dma.elem_step = st;
+      c.dma.pad_left = st - 1;
+      c.dma.pad_right = 1;
+      c.dma.tail = 2;
+      cases.push_back({st == 2   ? "LOAD_IFMAP gathering every 2nd element"
+                       : st == 3 ? "LOAD_IFMAP gathering every 3rd element"
+                                 : "LOAD_IFMAP gathering every 4th element",
+                       0, c, false, false, true, false, false});
+    }
     {  // The PS engine's loader on the general stream: unaligned rows, zero runs, adjacent rows.
       const std::uint32_t len = 2 * pw + 1, rs = (len + 1) * std::uint32_t(ab);
       Command c = load(Opcode::LoadPsums, 2 * kRegion + kBeatBytes - std::uint64_t(ab), 2, 2, len, rs, 2 * rs);
@@ -461,6 +478,24 @@ public:
       cases.push_back({"buffer 2", 0, c, true});
     }
 #endif
+    {
+      Command c = base(Opcode::LoadIfmap);
+      c.dma.elem_step = std::uint32_t(kMaxElemStep);
+      cases.push_back({"LOAD_IFMAP gathering with the largest element step", 0, c, false});
+      c.dma.elem_step = std::uint32_t(kMaxElemStep) + 1;
+      cases.push_back({"LOAD_IFMAP with an element step above the largest", 0, c, true});
+      c.dma.elem_step = 0;
+      cases.push_back({"LOAD_IFMAP with element step 0", 0, c, true});
+      Command w = base(Opcode::LoadWeights);
+      w.dma.elem_step = 2;
+      cases.push_back({"LOAD_WEIGHTS gathering", 0, w, true});
+      Command l = base(Opcode::LoadPsums);
+      l.dma.elem_step = 2;
+      cases.push_back({"LOAD_PSUMS gathering", 1, l, true});
+      Command st = base(Opcode::StorePsums);
+      st.dma.elem_step = 2;
+      cases.push_back({"STORE_PSUMS with an element step", 1, st, true});
+    }
     cases.push_back({"LD engine given STORE_PSUMS", 0, base(Opcode::StorePsums), true});
     cases.push_back({"LD engine given LOAD_PSUMS", 0, base(Opcode::LoadPsums), true});
     cases.push_back({"PS engine given LOAD_WEIGHTS", 1, base(Opcode::LoadWeights), true});
@@ -655,7 +690,9 @@ private:
   // Strides and a DRAM address for `d` inside region `region`; loads may overlap rows (they only
   // read), stores never do.
   void place(DmaDesc& d, int eb, int region, bool overlap) {
-    const std::uint64_t row_bytes = std::uint64_t(d.row_len) * std::uint64_t(eb);
+    // A gathered row spans (row_len - 1) * elem_step + 1 elements, read in whole beats.
+    const std::uint64_t row_bytes =
+        d.row_len == 0 ? 0 : ((std::uint64_t(d.row_len) - 1) * d.elem_step + 1) * std::uint64_t(eb);
     std::uint64_t rs, ps;
     const int m = r_.uniform(0, 7);
     if (m == 0) rs = row_bytes;
@@ -674,6 +711,7 @@ private:
     }
     d.row_stride = std::uint32_t(rs);
     d.plane_stride = std::uint32_t(ps);
+    if (d.elem_step > 1) span += kBeatBytes;  // the last beat of a gathered row may reach past the span
     d.dram_addr = std::uint64_t(region) * kRegion + rnd(0, (kRegion - span) / std::uint64_t(eb) - 1) * std::uint64_t(eb);
   }
 
@@ -715,6 +753,7 @@ private:
       c.op = Opcode::LoadIfmap;
       random_stream(d, p_.bus_elems, big);
       shrink(d, std::uint64_t(p_.ifmap_depth) * std::uint64_t(p_.bus_elems));
+      if (chance(35)) d.elem_step = std::uint32_t(rnd(2, kMaxElemStep));  // a gather (strided 1 x 1 layers)
       place(d, eb, 0, true);
     } else {
       c.op = Opcode::LoadWeights;
@@ -798,6 +837,7 @@ private:
       const std::vector<StreamElem> s = stream_of(d, g.eb);
       for (std::size_t i = 0; i < s.size(); ++i) g.expect[i] = s[i].data ? elem_at(dram_->bytes(), s[i].addr, g.eb) : 0;
       count_load_chunks(s, epw, g.expect_chunks, g.expect_requests);
+      if (d.elem_step > 1) g.expect_bytes = g.expect_requests * kBeatBytes;  // whole beats
       g.expect_words = (s.size() + std::size_t(epw) - 1) / std::size_t(epw);
     }
     g.region_before = dram_->region(kRegionNames[g.region]);

@@ -25,11 +25,12 @@ std::string layout_text(const CompileOptions& o) {
   if (o.align_rows) t += "+aligned";
   if (o.skip_rows) t += "+skip_rows";
   if (o.flat_contexts) t += "+flat";
+  if (o.gather_cols) t += "+gathered";
   return t.empty() ? "none" : t.substr(1);
 }
 
 bool parse_layout(const std::string& v, CompileOptions& o) {
-  o.align_rows = o.skip_rows = o.flat_contexts = false;
+  o.align_rows = o.skip_rows = o.flat_contexts = o.gather_cols = false;
   if (v == "none") return true;
   std::istringstream in(v);
   std::string part;
@@ -37,6 +38,7 @@ bool parse_layout(const std::string& v, CompileOptions& o) {
     if (part == "aligned") o.align_rows = true;
     else if (part == "skip_rows") o.skip_rows = true;
     else if (part == "flat") o.flat_contexts = true;
+    else if (part == "gathered") o.gather_cols = true;
     else return false;
   }
   return true;
@@ -114,6 +116,7 @@ Case random_case(std::mt19937_64& rng, const Config& cfg, std::int64_t max_macs,
   } else if (coin(0.2)) {
     c.opt.align_rows = true;
   }
+  if (l.kx == 1 && l.sx >= 2 && l.sx <= hw::kMaxElemStep && coin(0.5)) c.opt.gather_cols = true;
   if (coin(0.3)) {
     // Forced small tiles: channel slices with preload, row and column tiles, several groups.
     c.opt.tile_c = uniform_int(rng, 1, std::max(1, l.c / 2 + 1));
@@ -196,6 +199,7 @@ Program compile_case(const Case& c, const Config& cfg) {
   layout_only.align_rows = c.opt.align_rows;
   layout_only.skip_rows = c.opt.skip_rows;
   layout_only.flat_contexts = c.opt.flat_contexts;
+  layout_only.gather_cols = c.opt.gather_cols;
   try {
     return compile_layer(c.layer, cfg, layout_only);
   } catch (const InputError& e) {

@@ -16,7 +16,7 @@ namespace {
 
 constexpr const char* kNames[kFeatureCount] = {
     "order_output_stationary", "order_k_outer", "order_spill", "aligned_rows", "flat_contexts", "skip_rows",
-    "channel_slices", "spill", "k_tiles", "edge_tile_x", "edge_tile_y", "pad_top", "pad_bottom", "pad_left",
+    "gathered_cols", "channel_slices", "spill", "k_tiles", "edge_tile_x", "edge_tile_y", "pad_top", "pad_bottom", "pad_left",
     "pad_right", "stride_and_dilation", "batch", "kernel_one_direction", "searched_plan", "zero_operands",
     "operands_normal", "operands_wide", "operands_specials", "operands_saturate", "fp16_overflow", "int_saturated"};
 
@@ -65,6 +65,11 @@ void aim_layer(Feature f, Layer& l, const Config& cfg, std::mt19937_64& rng) {
       l.ky = l.dy = 1;
       l.pt = l.pb = 0;
       l.sy = uniform_int(rng, 2, 4);
+      break;
+    case Feature::gathered_cols:
+      l.kx = l.dx = 1;
+      l.sx = uniform_int(rng, 2, hw::kMaxElemStep);
+      clamp_padding(l);
       break;
     case Feature::channel_slices:
     case Feature::spill:
@@ -134,6 +139,7 @@ void aim_options(Feature f, Case& c, const Config& cfg, std::mt19937_64& rng) {
       o.skip_rows = true;
       o.flat_contexts = false;
       break;
+    case Feature::gathered_cols: o.gather_cols = true; break;
     case Feature::channel_slices:
     case Feature::spill:
       o.order = f == Feature::spill ? "spill" : (coin(rng, 0.5) ? "output_stationary" : "k_outer");
@@ -188,6 +194,7 @@ std::vector<Feature> features_of(const Case& c, const Program& p) {
   if (t.aligned) fs.push_back(Feature::aligned_rows);
   if (t.flat) fs.push_back(Feature::flat_contexts);
   if (t.skip_rows) fs.push_back(Feature::skip_rows);
+  if (t.gather) fs.push_back(Feature::gathered_cols);
   if (t.tiles_c > 1) fs.push_back(t.order == "spill" ? Feature::spill : Feature::channel_slices);
   if (t.tiles_k > 1) fs.push_back(Feature::k_tiles);
   if (t.tiles_w > 1 && v.wo() % t.tw != 0) fs.push_back(Feature::edge_tile_x);

@@ -25,6 +25,7 @@ enum class Feature {
   aligned_rows,            // TilePlan::aligned
   flat_contexts,           // TilePlan::flat
   skip_rows,               // TilePlan::skip_rows
+  gathered_cols,           // TilePlan::gather (kx = 1, sx > 1: the LOAD_IFMAP gathers every sx-th column)
   channel_slices,          // tiles_c > 1 with the partial sums kept on chip and preloaded (not spill)
   spill,                   // tiles_c > 1 in the spill order: partial sums out to DRAM and back
   k_tiles,                 // tiles_k > 1

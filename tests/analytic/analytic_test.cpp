@@ -193,6 +193,36 @@ TEST_CASE("analytic model against SystemC: kernel rows split into chunks", "[ana
   fmt::print("chunked kernel rows: {}\n", es.text());
 }
 
+// Gathering loads (elem_step = sx, whole-beat requests) on kx = 1 layers of stride 2..4, in each
+// layout they combine with: the DMA counts (bytes in whole beats, SRAM words) must agree exactly.
+TEST_CASE("analytic model against SystemC: gathered strided 1 x ky layers", "[analytic][sc]") {
+  const Config& cfg = default_config();
+  analytic::Model model(hardware_params(cfg), DramTiming::from(cfg));
+  ErrorStats es;
+  struct Case { const char* spec; bool skip, flat, align; };
+  const Case cases[] = {
+      {"C=64,H=28,W=28,K=32,k=1,s=2", true, true, false},
+      {"C=40,H=21,W=37,K=20,k=1,s=3", true, false, false},
+      {"C=24,H=17,W=50,K=18,ky=3,kx=1,sy=1,sx=2,dy=1,dx=1,pt=1,pb=1,pl=1,pr=0", false, false, true},
+      {"N=2,C=20,H=13,W=45,K=16,k=1,s=4,p=1", true, false, false},
+      {"C=32,H=15,W=30,K=16,ky=1,kx=1,sy=1,sx=2,dy=1,dx=1,p=0", false, true, false},
+  };
+  int i = 0;
+  for (const Case& k : cases) {
+    const Layer l = parse_layer_spec(k.spec);
+    CompileOptions o;
+    o.gather_cols = true;
+    o.skip_rows = k.skip;
+    o.flat_contexts = k.flat;
+    o.align_rows = k.align;
+    o.order = loop_order_names()[std::size_t(i) % loop_order_names().size()];
+    const Program p = compile_layer(l, cfg, o);
+    REQUIRE(p.plan.gather);
+    compare(p, make_random_operands(l, cfg.arithmetic, 4242 + std::uint64_t(i++)), model, es);
+  }
+  fmt::print("gathered layers: {}\n", es.text());
+}
+
 TEST_CASE("analytic model against SystemC: ResNet-50 shapes from conv1 to res3", "[analytic][sc]") {
   resnet_shapes({"conv1", "res2", "res3"}, false);
 }
