@@ -499,8 +499,8 @@ module stream_loader #(
   `FLYCOL_COVER(ChunkQueueFull_C, cq_full, clk_i, rst_ni)
   `FLYCOL_COVER(DramStall_C, req_valid_o && !req_fire_i, clk_i, rst_ni)
   `FLYCOL_COVER(RspWhileWriting_C, rsp_valid_i && wr_o, clk_i, rst_ni)
-  // Outside a generate block: Verilator 5.006 loses the sampled copies of the other assertions'
-  // signals in one of two loader variants when only one of them has an extra assertion.
-  `FLYCOL_COVER(GatherFire_C, MaxElemStep > 1 && req_fire_i && step_q != StepBits'(1), clk_i, rst_ni)
+  if (MaxElemStep > 1) begin : gen_gather_cover
+    `FLYCOL_COVER(GatherFire_C, req_fire_i && step_q != StepBits'(1), clk_i, rst_ni)
+  end
 
 endmodule
