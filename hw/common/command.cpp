@@ -27,6 +27,7 @@ std::string Command::to_string() const {
     if (r.n_kxc != 1)
       s += fmt::format(" chunks(n={},step={},region={},pattern={:#x})", r.n_kxc, r.step_kxc, r.region_kxc,
                        r.pattern_kxc);
+    if (r.pack_w != 0) s += fmt::format(" pack(w={},r={},jump={})", r.pack_w, r.pack_r, r.pack_jump);
   } else {
     const DmaDesc& d = dma;
     s += fmt::format(" buf={} dram={:#x} planes={}x{:#x} rows={}x{:#x} len={} pad(l={},r={},t={},b={}) tail={}",

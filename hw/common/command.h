@@ -79,13 +79,20 @@ struct RunDesc {
   std::uint32_t step_kxc = 0;      // elements, 24 bits
   std::uint32_t region_kxc = 1;    // 16 bits
   std::uint64_t pattern_kxc = 1;   // PB bits
+  // Pixel packing (section 9.2): contexts run on across output rows of width pack_w (0: off).
+  std::uint32_t pack_w = 0;       // output-row width Tw, 16 bits
+  std::uint32_t pack_r = 0;       // ROWS mod pack_w, 16 bits
+  std::uint32_t pack_jump = 0;    // elements added to a lane's offset per row wrap, 24 bits
 
   std::uint32_t steps_per_context() const { return n_c * n_ky * n_kx; }
   // The last element the feeder reads: the end of the last region row, the last chunk of the
   // last kernel row (a valid RUN's earlier chunks end no later: region_kxc <= step_kxc + region).
   std::uint64_t last_element() const {
-    return std::uint64_t(n_cx - 1) * step_cx + std::uint64_t(n_cy - 1) * step_cy + std::uint64_t(n_c - 1) * step_c +
-           std::uint64_t(n_ky - 1) * step_ky + std::uint64_t(n_kxc - 1) * step_kxc + region - 1;
+    // Packed contexts pass floor((n_cx - 1) * pack_r / pack_w) row ends beyond what step_cx counts.
+    const std::uint64_t extra_wraps = pack_w == 0 ? 0 : std::uint64_t(n_cx - 1) * pack_r / pack_w;
+    return std::uint64_t(n_cx - 1) * step_cx + extra_wraps * pack_jump + std::uint64_t(n_cy - 1) * step_cy +
+           std::uint64_t(n_c - 1) * step_c + std::uint64_t(n_ky - 1) * step_ky + std::uint64_t(n_kxc - 1) * step_kxc +
+           region - 1;
   }
   std::uint32_t contexts() const { return n_kg * n_cy * n_cx; }
 };

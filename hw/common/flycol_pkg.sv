@@ -14,7 +14,7 @@ package flycol_pkg;
     OpRun = 3'd4
   } opcode_e;
 
-  localparam int unsigned CommandBits = 744;
+  localparam int unsigned CommandBits = 800;
   localparam int unsigned BeatBytes = 32;
   localparam int unsigned ChunkQueueDepth = 32;
   localparam int unsigned WeightFifoDepth = 4;
@@ -27,6 +27,7 @@ package flycol_pkg;
   localparam int unsigned StepBits = 24;
   localparam int unsigned LaneStrideBits = 8;
   localparam int unsigned PatternBits = 64;
+  localparam int unsigned PackWraps = 4;
   localparam int unsigned BytesBits = $clog2(BeatBytes + 1);  // a memory request's bytes, 1..BEAT
   localparam int unsigned BeatBits = BeatBytes * 8;  // one memory beat, byte lane j in [8*j +: 8]
   localparam int unsigned CfgRowsMin = 1;
@@ -139,6 +140,9 @@ package flycol_pkg;
     logic [23:0] run_step_kxc;  // RUN: elements between chunks
     logic [15:0] run_region_kxc;  // RUN: interest region width of the other chunks
     logic [63:0] run_pattern_kxc;  // RUN: kernel pattern of the other chunks
+    logic [15:0] run_pack_w;  // RUN: packed output-row width (0: no packing)
+    logic [15:0] run_pack_r;  // RUN: rows mod pack_w
+    logic [23:0] run_pack_jump;  // RUN: lane offset added per row wrap
   } command_t;
 
 endpackage

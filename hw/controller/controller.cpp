@@ -21,7 +21,8 @@ bool operator==(const RunDesc& a, const RunDesc& b) {
          a.n_ky == b.n_ky && a.n_kx == b.n_kx && a.step_cx == b.step_cx && a.step_cy == b.step_cy &&
          a.step_c == b.step_c && a.step_ky == b.step_ky && a.region == b.region &&
          a.lane_stride == b.lane_stride && a.pattern == b.pattern && a.n_kxc == b.n_kxc &&
-         a.step_kxc == b.step_kxc && a.region_kxc == b.region_kxc && a.pattern_kxc == b.pattern_kxc;
+         a.step_kxc == b.step_kxc && a.region_kxc == b.region_kxc && a.pattern_kxc == b.pattern_kxc &&
+         a.pack_w == b.pack_w && a.pack_r == b.pack_r && a.pack_jump == b.pack_jump;
 }
 
 bool operator==(const Command& a, const Command& b) {

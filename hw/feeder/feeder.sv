@@ -33,8 +33,16 @@ module feeder #(
   localparam int unsigned BBits = PtrBits + 1;           // sel_b: as index_counters' b_o
   localparam int unsigned LsBits = flycol_pkg::LaneStrideBits;
   localparam int unsigned RowBits = flycol_pkg::index_bits(Rows);
-  localparam int unsigned LoBits = RowBits + LsBits;    // l*lane_stride < Rows*2^LsBits
-  // s = b + l*lane_stride without overflow.
+  localparam int unsigned CountBits = flycol_pkg::CountBits;
+  localparam int unsigned PackWraps = flycol_pkg::PackWraps;
+  localparam int unsigned WrapBits = $clog2(PackWraps + 1);
+  // Pixel packing: lo = l*lane_stride + w*pack_jump with w <= PackWraps, pack_jump < 2^PtrBits.
+  localparam int unsigned LsOffBits = RowBits + LsBits;  // l*lane_stride < Rows*2^LsBits
+  localparam int unsigned JOffBits = PtrBits + WrapBits; // w*pack_jump
+  localparam int unsigned LoBits = ((LsOffBits > JOffBits) ? LsOffBits : JOffBits) + 1;
+  // The multiples m*pack_w (m <= PackWraps) the lanes compare their pixel column ox + l with.
+  localparam int unsigned ThrBits = CountBits + WrapBits;
+  // s = b + lo without overflow.
   localparam int unsigned SwBits = ((BBits > LoBits + 1) ? BBits : LoBits + 1) + 1;
   // The lanes' shift input: s clamped to [-PB, B] (feed_lane.sv's formula).
   localparam int unsigned ShiftBits = $clog2(((PB > B) ? PB : B) + 1) + 1;
@@ -48,11 +56,15 @@ module feeder #(
   logic [LsBits-1:0]      lane_stride;
   logic [PB-1:0]          pattern_last, pattern_kxc;
   logic [PB-1:0]          pattern;  // the held word's chunk pattern (section 9.1: one shared mux)
+  logic [CountBits-1:0]   ic_ox, pack_w;
+  logic [PtrBits-1:0]     pack_jump;
+  logic [ThrBits-1:0]     pack_thr [PackWraps];
 
   // Selection stage (SEL) registers; the word itself is the SRAM's held output.
   logic                    sel_valid_q, sel_valid_d, sel_flush_q, sel_flush_d;
   logic                    sel_lastc_q, sel_lastc_d;  // the word is of a kernel row's last chunk
   logic signed [BBits-1:0] sel_b_q, sel_b_d;
+  logic [CountBits-1:0]    sel_ox_q, sel_ox_d;  // the word's context column (pixel packing)
 
   logic            stall, issue;
   logic [Rows-1:0] lane_stall, lane_elem_valid;
@@ -72,10 +84,18 @@ module feeder #(
     .lastc_o      (ic_lastc),
     .lane_stride_o(lane_stride),
     .pattern_o    (pattern_last),
-    .pattern_kxc_o(pattern_kxc)
+    .pattern_kxc_o(pattern_kxc),
+    .ox_o         (ic_ox),
+    .pack_w_o     (pack_w),
+    .pack_jump_o  (pack_jump)
   );
 
   assign pattern = sel_lastc_q ? pattern_last : pattern_kxc;
+
+  // Thresholds of the packing comparators, fixed during a RUN.
+  always_comb begin
+    for (int m = 0; m < PackWraps; m++) pack_thr[m] = ThrBits'(m + 1) * ThrBits'(pack_w);
+  end
 
   // The feeder stalls when any lane needs the held word again; then the IC issues no read, the SEL
   // registers keep their word (the SRAM holds rdata) and each lane records what it took.
@@ -86,16 +106,19 @@ module feeder #(
     sel_b_d = '0;
     sel_flush_d = 1'b0;
     sel_lastc_d = 1'b1;
+    sel_ox_d = '0;
     if (issue) begin
       sel_valid_d = 1'b1;
       sel_b_d = ic_b;
       sel_flush_d = ic_flush;
       sel_lastc_d = ic_lastc;
+      sel_ox_d = ic_ox;
     end else if (stall) begin
       sel_valid_d = sel_valid_q;
       sel_b_d = sel_b_q;
       sel_flush_d = sel_flush_q;
       sel_lastc_d = sel_lastc_q;
+      sel_ox_d = sel_ox_q;
     end
   end
 
@@ -106,12 +129,17 @@ module feeder #(
   assign sel_stall_o = stall;
 
   for (genvar l = 0; l < Rows; l++) begin : gen_lane
-    logic [LoBits-1:0]             local_off;  // the lane's local offset l*lane_stride
+    logic [LoBits-1:0]             local_off;  // the lane's local offset l*lane_stride + w*pack_jump
+    logic [WrapBits-1:0]           wraps;      // rows the lane's pixel lies below the context's first
     logic signed [SwBits-1:0]      s;          // global offset b plus the local offset
     logic signed [ShiftBits-1:0]   shift;
 
     always_comb begin
-      local_off = LoBits'(l) * LoBits'(lane_stride);
+      wraps = '0;
+      if (pack_w != '0)
+        for (int m = 0; m < PackWraps; m++)
+          if (ThrBits'(sel_ox_q) + ThrBits'(l) >= pack_thr[m]) wraps = wraps + 1'b1;
+      local_off = LoBits'(l) * LoBits'(lane_stride) + LoBits'(wraps) * LoBits'(pack_jump);
       s = $signed({{(SwBits - BBits){sel_b_q[BBits-1]}}, sel_b_q}) + $signed(SwBits'(local_off));
       if (s >= SwHi) shift = ShiftBits'(SwHi);
       else if (s <= SwLo) shift = ShiftBits'(SwLo);
@@ -142,11 +170,13 @@ module feeder #(
       sel_b_q <= '0;
       sel_flush_q <= 1'b0;
       sel_lastc_q <= 1'b1;
+      sel_ox_q <= '0;
     end else begin
       sel_valid_q <= sel_valid_d;
       sel_b_q <= sel_b_d;
       sel_flush_q <= sel_flush_d;
       sel_lastc_q <= sel_lastc_d;
+      sel_ox_q <= sel_ox_d;
     end
   end
 
@@ -172,5 +202,6 @@ module feeder #(
   `FLYCOL_COVER(SelStall_C, sel_stall_o, clk_i, rst_ni)
   `FLYCOL_COVER(LanesWait_C, busy_o && !lanes_valid_o, clk_i, rst_ni)
   `FLYCOL_COVER(Start_C, start_i, clk_i, rst_ni)
+  `FLYCOL_COVER(PackedWord_C, sel_valid_q && pack_w != '0 && sel_ox_q != '0, clk_i, rst_ni)
 
 endmodule

@@ -25,6 +25,7 @@ void FeederCore::reset() {
   sel_b_q_ = sel_b_d_ = 0;
   sel_flush_q_ = sel_flush_d_ = false;
   sel_lastc_q_ = sel_lastc_d_ = true;
+  sel_ox_q_ = sel_ox_d_ = 0;
   for (auto& l : lanes_) l.reset();
   issue_ = stall_now_ = false;
   sel_stall_cycles_ = sram_reads_ = 0;
@@ -54,7 +55,8 @@ void FeederCore::set_pop(bool en) {
 LaneInput FeederCore::lane_input(int l, const word_elem_t* rdata) const {
   LaneInput in;
   in.valid = sel_valid_q_;
-  in.shift = sel_b_q_ + l * int(ic_.run().lane_stride);
+  const RunDesc& r = ic_.run();
+  in.shift = int(sel_b_q_ + lane_local_offset(l, r.lane_stride, r.pack_w, r.pack_jump, sel_ox_q_));
   in.flush = sel_flush_q_;
   in.pattern = sel_lastc_q_ ? ic_.run().pattern : ic_.run().pattern_kxc;  // the word's chunk
   in.word = rdata;
@@ -87,17 +89,20 @@ SramRead FeederCore::eval(const word_elem_t* rdata) {
     sel_b_d_ = rd.b;
     sel_flush_d_ = rd.flush;
     sel_lastc_d_ = rd.lastc;
+    sel_ox_d_ = rd.ox;
   } else if (stall_now_) {
     // The SRAM holds rdata (no read), so the held word stays with its registered fields.
     sel_valid_d_ = sel_valid_q_;
     sel_b_d_ = sel_b_q_;
     sel_flush_d_ = sel_flush_q_;
     sel_lastc_d_ = sel_lastc_q_;
+    sel_ox_d_ = sel_ox_q_;
   } else {
     sel_valid_d_ = false;
     sel_b_d_ = 0;
     sel_flush_d_ = false;
     sel_lastc_d_ = true;
+    sel_ox_d_ = 0;
   }
   ic_.eval(issue_);
   for (int l = 0; l < p_.rows; ++l) lanes_[std::size_t(l)].eval(lane_input(l, rdata), stall_now_);
@@ -115,6 +120,7 @@ void FeederCore::tick() {
   sel_b_q_ = sel_b_d_;
   sel_flush_q_ = sel_flush_d_;
   sel_lastc_q_ = sel_lastc_d_;
+  sel_ox_q_ = sel_ox_d_;
   ic_.tick();
   for (auto& l : lanes_) l.tick();
   sel_stall_cycles_ += stall_now_ ? 1 : 0;

@@ -58,6 +58,7 @@ public:
   bool sel_valid() const { return sel_valid_q_; }
   int sel_b() const { return sel_b_q_; }
   bool sel_flush() const { return sel_flush_q_; }
+  std::uint32_t sel_ox() const { return sel_ox_q_; }
   bool issuing() const { return issue_; }       // the last eval() issued a read
   bool stalling() const { return stall_now_; }  // the last eval() stalled the selection stage
 
@@ -71,6 +72,7 @@ private:
   int sel_b_q_ = 0, sel_b_d_ = 0;
   bool sel_flush_q_ = false, sel_flush_d_ = false;
   bool sel_lastc_q_ = true, sel_lastc_d_ = true;  // the word's chunk: pattern (last) or pattern_kxc
+  std::uint32_t sel_ox_q_ = 0, sel_ox_d_ = 0;  // the word's context column (pixel packing)
   std::vector<FeedLaneCore> lanes_;  // sized once at construction
   bool issue_ = false, stall_now_ = false;
   std::uint64_t sel_stall_cycles_ = 0, sram_reads_ = 0;

@@ -37,12 +37,29 @@ void IndexCounters::check_run(const HwParams& p, const RunDesc& r) {
   range("step_ky", r.step_ky, 0, k24);
   range("region", r.region, 1, k16);
   range("lane_stride", r.lane_stride, 0, 0xFF);
+  range("pack_w", r.pack_w, 0, k16);
+  range("pack_jump", r.pack_jump, 0, k24);
+  if (r.pack_w == 0) {
+    if (r.pack_r != 0 || r.pack_jump != 0)
+      protocol_error(kBlock, fmt::format("RUN fields pack_r = {}, pack_jump = {} must be 0 without packing (pack_w = 0)",
+                                         r.pack_r, r.pack_jump));
+  } else {
+    if (r.pack_r != std::uint32_t(p.rows) % r.pack_w)
+      protocol_error(kBlock, fmt::format("RUN field pack_r = {} is not rows mod pack_w = {} mod {}", r.pack_r, p.rows,
+                                         r.pack_w));
+    if (pack_max_wraps(r.pack_w, p.rows) > std::uint32_t(kPackWraps))
+      protocol_error(kBlock, fmt::format("RUN field pack_w = {}: a lane would wrap {} rows, the lanes compare {} "
+                                         "(section 9.2)",
+                                         r.pack_w, pack_max_wraps(r.pack_w, p.rows), kPackWraps));
+  }
+  // Pixel packing: the last lane's window lies up to `wraps` row jumps further.
+  const std::uint64_t wraps = pack_max_wraps(r.pack_w, p.rows);
   range("n_kxc", r.n_kxc, 1, k16);
   range("step_kxc", r.step_kxc, 0, k24);
   if (r.n_kxc > 1) range("region_kxc", r.region_kxc, 1, k16);  // unused with one chunk
   // A chunk pattern: not zero, inside PB, a region covering the last lane, and (ROWS > 1) at most
   // FD*M columns, the bound of section 9.2 under which the lockstep lanes cannot deadlock.
-  const auto check_pattern = [&p, &r](const char* pname, std::uint64_t pat, const char* rname, std::uint32_t region) {
+  const auto check_pattern = [&p, &r, wraps](const char* pname, std::uint64_t pat, const char* rname, std::uint32_t region) {
     if (pat == 0) protocol_error(kBlock, fmt::format("RUN field {} is zero (a kernel has at least one column)", pname));
     if (p.pattern_bits < 64 && (pat >> p.pattern_bits) != 0)
       protocol_error(kBlock, fmt::format("RUN field {} = {:#x} does not fit pattern_bits = {}", pname, pat,
@@ -50,10 +67,12 @@ void IndexCounters::check_run(const HwParams& p, const RunDesc& r) {
     int msb = 63;
     while (((pat >> msb) & 1u) == 0) --msb;
     // The region must cover what the last lane needs, or that lane would miss elements.
-    const std::uint64_t need = std::uint64_t(p.rows - 1) * r.lane_stride + std::uint64_t(msb) + 1;
+    const std::uint64_t need =
+        std::uint64_t(p.rows - 1) * r.lane_stride + wraps * r.pack_jump + std::uint64_t(msb) + 1;
     if (region < need)
-      protocol_error(kBlock, fmt::format("RUN field {} = {} smaller than (rows-1)*lane_stride + {} width = {}", rname,
-                                         region, pname, need));
+      protocol_error(kBlock, fmt::format("RUN field {} = {} smaller than (rows-1)*lane_stride + {}*pack_jump + {} "
+                                         "width = {}",
+                                         rname, region, wraps, pname, need));
     const int ones = __builtin_popcountll(pat);
     if (p.rows > 1 && ones > p.lane_fifo_depth * p.m)
       protocol_error(kBlock, fmt::format("RUN field {} = {:#x} has {} columns, more than fifo_depth x m = {} (the "
@@ -87,6 +106,7 @@ void IndexCounters::reset() {
   active_q_ = active_d_ = false;
   kxc_q_ = ky_q_ = c_q_ = cx_q_ = cy_q_ = g_q_ = 0;
   kxc_d_ = ky_d_ = c_d_ = cx_d_ = cy_d_ = g_d_ = 0;
+  ox_q_ = ox_d_ = 0;
   joff_q_ = kxcoff_q_ = kyoff_q_ = coff_q_ = cxoff_q_ = cyoff_q_ = 0;
   joff_d_ = kxcoff_d_ = kyoff_d_ = coff_d_ = cxoff_d_ = cyoff_d_ = 0;
   start_req_ = false;
@@ -117,6 +137,7 @@ IcRead IndexCounters::read() const {
   r.j = int(joff_q_ >> p_.log2_bus);
   r.b = int(r.go - joff_q_);
   r.lastc = last_chunk();
+  r.ox = ox_q_;
   r.flush = active_q_ && last_j() && last_chunk() && ky_q_ + 1 == run_q_.n_ky && c_q_ + 1 == run_q_.n_c &&
             cx_q_ + 1 == run_q_.n_cx && cy_q_ + 1 == run_q_.n_cy && g_q_ + 1 == run_q_.n_kg;
   return r;
@@ -125,6 +146,7 @@ IcRead IndexCounters::read() const {
 void IndexCounters::eval(bool issued) {
   active_d_ = active_q_;
   kxc_d_ = kxc_q_, ky_d_ = ky_q_, c_d_ = c_q_, cx_d_ = cx_q_, cy_d_ = cy_q_, g_d_ = g_q_;
+  ox_d_ = ox_q_;
   joff_d_ = joff_q_, kxcoff_d_ = kxcoff_q_, kyoff_d_ = kyoff_q_, coff_d_ = coff_q_, cxoff_d_ = cxoff_q_,
   cyoff_d_ = cyoff_q_;
   if (!issued) return;
@@ -138,7 +160,13 @@ void IndexCounters::eval(bool issued) {
   if (!wrap_next(kxc_q_, run_q_.n_kxc, kxc_d_, kxcoff_q_, run_q_.step_kxc, kxcoff_d_)) return;
   if (!wrap_next(ky_q_, run_q_.n_ky, ky_d_, kyoff_q_, run_q_.step_ky, kyoff_d_)) return;
   if (!wrap_next(c_q_, run_q_.n_c, c_d_, coff_q_, run_q_.step_c, coff_d_)) return;
-  if (!wrap_next(cx_q_, run_q_.n_cx, cx_d_, cxoff_q_, run_q_.step_cx, cxoff_d_)) return;
+  // cx: with packing the context's first pixel column advances by pack_r; passing a row end adds pack_jump.
+  const std::uint32_t ox_next = ox_q_ + run_q_.pack_r;
+  const bool row_wrap = run_q_.pack_w != 0 && ox_next >= run_q_.pack_w;
+  const std::uint32_t cx_step = run_q_.step_cx + (row_wrap ? run_q_.pack_jump : 0);
+  const bool cx_carry = wrap_next(cx_q_, run_q_.n_cx, cx_d_, cxoff_q_, cx_step, cxoff_d_);
+  ox_d_ = cx_carry ? 0 : row_wrap ? ox_next - run_q_.pack_w : ox_next;
+  if (!cx_carry) return;
   if (!wrap_next(cy_q_, run_q_.n_cy, cy_d_, cyoff_q_, run_q_.step_cy, cyoff_d_)) return;
   if (!wrap_next(g_q_, run_q_.n_kg, g_d_)) return;
   active_d_ = false;
@@ -149,17 +177,20 @@ void IndexCounters::tick() {
     run_q_ = start_run_;
     active_q_ = true;
     kxc_q_ = ky_q_ = c_q_ = cx_q_ = cy_q_ = g_q_ = 0;
+    ox_q_ = 0;
     joff_q_ = kxcoff_q_ = kyoff_q_ = coff_q_ = cxoff_q_ = cyoff_q_ = 0;
     start_req_ = false;
   } else {
     active_q_ = active_d_;
     kxc_q_ = kxc_d_, ky_q_ = ky_d_, c_q_ = c_d_, cx_q_ = cx_d_, cy_q_ = cy_d_, g_q_ = g_d_;
+    ox_q_ = ox_d_;
     joff_q_ = joff_d_, kxcoff_q_ = kxcoff_d_, kyoff_q_ = kyoff_d_, coff_q_ = coff_d_, cxoff_q_ = cxoff_d_,
     cyoff_q_ = cyoff_d_;
   }
   // Without a new eval() the registers hold.
   active_d_ = active_q_;
   kxc_d_ = kxc_q_, ky_d_ = ky_q_, c_d_ = c_q_, cx_d_ = cx_q_, cy_d_ = cy_q_, g_d_ = g_q_;
+  ox_d_ = ox_q_;
   joff_d_ = joff_q_, kxcoff_d_ = kxcoff_q_, kyoff_d_ = kyoff_q_, coff_d_ = coff_q_, cxoff_d_ = cxoff_q_,
   cyoff_d_ = cyoff_q_;
 }

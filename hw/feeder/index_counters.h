@@ -19,6 +19,7 @@ struct IcRead {
   int b = 0;               // signed base shift go - j*B carried to the selection stage
   bool flush = false;      // last read of the RUN
   bool lastc = true;       // the read belongs to the last kernel-column chunk (pattern, not pattern_kxc)
+  std::uint32_t ox = 0;    // column of the context's first pixel in its packed row (0 without packing)
 };
 
 class IndexCounters {
@@ -51,6 +52,8 @@ private:
   std::uint32_t kxc_d_ = 0, ky_d_ = 0, c_d_ = 0, cx_d_ = 0, cy_d_ = 0, g_d_ = 0;
   std::int64_t joff_q_ = 0, kxcoff_q_ = 0, kyoff_q_ = 0, coff_q_ = 0, cxoff_q_ = 0, cyoff_q_ = 0;
   std::int64_t joff_d_ = 0, kxcoff_d_ = 0, kyoff_d_ = 0, coff_d_ = 0, cxoff_d_ = 0, cyoff_d_ = 0;
+  // Pixel packing: the current context's first pixel column (section 9.1, packed contexts).
+  std::uint32_t ox_q_ = 0, ox_d_ = 0;
   bool start_req_ = false;
   RunDesc start_run_{};
 

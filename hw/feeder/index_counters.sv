@@ -30,7 +30,11 @@ module index_counters #(
   output logic                   lastc_o,        // it belongs to the last chunk of its kernel row
   output logic [flycol_pkg::LaneStrideBits-1:0] lane_stride_o,  // the RUN's lane stride (sx)
   output logic [PB-1:0]          pattern_o,      // the RUN's kernel pattern (last chunk)
-  output logic [PB-1:0]          pattern_kxc_o   // the pattern of the other chunks
+  output logic [PB-1:0]          pattern_kxc_o,  // the pattern of the other chunks
+  // Pixel packing (section 9.2): the current read's context column and the RUN's packing fields.
+  output logic [flycol_pkg::CountBits-1:0] ox_o,        // column of the context's first pixel
+  output logic [flycol_pkg::CountBits-1:0] pack_w_o,    // packed row width (0: no packing)
+  output logic [PtrBits-1:0]     pack_jump_o     // lane offset added per row wrap
 );
 
   localparam int unsigned B = Cfg.bus_elems;
@@ -51,6 +55,13 @@ module index_counters #(
   logic [RegionBits-1:0] region_q, region_d, region_kxc_q, region_kxc_d;
   logic [LsBits-1:0]     lane_stride_q, lane_stride_d;
   logic [PB-1:0]         pattern_q, pattern_d, pattern_kxc_q, pattern_kxc_d;
+  // Packing fields; pack_jump is kept PtrBits wide for the same reason as the steps.
+  logic [CountBits-1:0]  pack_w_q, pack_w_d, pack_r_q, pack_r_d;
+  logic [PtrBits-1:0]    pack_jump_q, pack_jump_d;
+  // The current context's first pixel column (hw::IndexCounters::ox_q_).
+  logic [CountBits-1:0]  ox_q, ox_d;
+  logic [CountBits:0]    ox_next;   // ox_q + pack_r, one bit wider
+  logic                  row_wrap;  // the next context's first pixel passes one more row end
 
   logic                 active_q, active_d;
   // Counter indices (for the limits) and the counters' outputs, running sums of their steps.
@@ -82,6 +93,8 @@ module index_counters #(
     cx_last = {1'b0, cx_q} + 1'b1 >= {1'b0, n_cx_q};
     cy_last = {1'b0, cy_q} + 1'b1 >= {1'b0, n_cy_q};
     g_last = {1'b0, g_q} + 1'b1 >= {1'b0, n_kg_q};
+    ox_next = {1'b0, ox_q} + {1'b0, pack_r_q};
+    row_wrap = (pack_w_q != '0) && (ox_next >= {1'b0, pack_w_q});
   end
 
   assign has_read_o = active_q;
@@ -93,6 +106,9 @@ module index_counters #(
   assign lane_stride_o = lane_stride_q;
   assign pattern_o = pattern_q;
   assign pattern_kxc_o = pattern_kxc_q;
+  assign ox_o = ox_q;
+  assign pack_w_o = pack_w_q;
+  assign pack_jump_o = pack_jump_q;
 
   // Next state: a start loads the RUN and clears the counters; an issued read advances them,
   // innermost first (j, kxc, ky, c, cx, cy, g), each wrapping to zero and carrying into the next.
@@ -113,6 +129,10 @@ module index_counters #(
     lane_stride_d = lane_stride_q;
     pattern_d = pattern_q;
     pattern_kxc_d = pattern_kxc_q;
+    pack_w_d = pack_w_q;
+    pack_r_d = pack_r_q;
+    pack_jump_d = pack_jump_q;
+    ox_d = ox_q;
     active_d = active_q;
     kxc_d = kxc_q;
     ky_d = ky_q;
@@ -143,6 +163,10 @@ module index_counters #(
       lane_stride_d = run_i.run_lane_stride;
       pattern_d = run_i.run_pattern[PB-1:0];
       pattern_kxc_d = run_i.run_pattern_kxc[PB-1:0];
+      pack_w_d = run_i.run_pack_w;
+      pack_r_d = run_i.run_pack_r;
+      pack_jump_d = PtrBits'(run_i.run_pack_jump);
+      ox_d = '0;
       active_d = 1'b1;
       kxc_d = '0;
       ky_d = '0;
@@ -181,10 +205,12 @@ module index_counters #(
             coff_d = '0;
             if (!cx_last) begin
               cx_d = cx_q + 1'b1;
-              cxoff_d = cxoff_q + step_cx_q;
+              cxoff_d = cxoff_q + step_cx_q + (row_wrap ? pack_jump_q : '0);
+              ox_d = row_wrap ? CountBits'(ox_next - {1'b0, pack_w_q}) : CountBits'(ox_next);
             end else begin
               cx_d = '0;
               cxoff_d = '0;
+              ox_d = '0;
               if (!cy_last) begin
                 cy_d = cy_q + 1'b1;
                 cyoff_d = cyoff_q + step_cy_q;
@@ -224,6 +250,10 @@ module index_counters #(
       lane_stride_q <= LsBits'(1);
       pattern_q <= PB'(1);
       pattern_kxc_q <= PB'(1);
+      pack_w_q <= '0;
+      pack_r_q <= '0;
+      pack_jump_q <= '0;
+      ox_q <= '0;
       active_q <= 1'b0;
       kxc_q <= '0;
       ky_q <= '0;
@@ -254,6 +284,10 @@ module index_counters #(
       lane_stride_q <= lane_stride_d;
       pattern_q <= pattern_d;
       pattern_kxc_q <= pattern_kxc_d;
+      pack_w_q <= pack_w_d;
+      pack_r_q <= pack_r_d;
+      pack_jump_q <= pack_jump_d;
+      ox_q <= ox_d;
       active_q <= active_d;
       kxc_q <= kxc_d;
       ky_q <= ky_d;
@@ -287,6 +321,21 @@ module index_counters #(
   // (The `_kxc` checks apply to the chunks other than the last, which exist when n_kxc > 1.)
   localparam int unsigned LaneElems = Cfg.lane_fifo_depth * Cfg.m;
   logic [63:0] chk_msb, chk_need, chk_msb_kxc, chk_need_kxc, chk_rs, chk_last_word, chk_cols;
+  logic [63:0] chk_wraps, chk_extra, chk_gcd;
+  // gcd(rows, pack_w) by Euclid's algorithm (bounded: 64 steps cover 16-bit operands).
+  function automatic logic [63:0] gcd64(input logic [63:0] a_in, input logic [63:0] b_in);
+    logic [63:0] a, b, t;
+    a = a_in;
+    b = b_in;
+    for (int i = 0; i < 64; i++) begin
+      if (b != 0) begin
+        t = a % b;
+        a = b;
+        b = t;
+      end
+    end
+    gcd64 = a;
+  endfunction
   always_comb begin
     chk_msb = '0;
     chk_msb_kxc = '0;
@@ -294,9 +343,17 @@ module index_counters #(
       if (run_i.run_pattern[i]) chk_msb = 64'(i);
       if (run_i.run_pattern_kxc[i]) chk_msb_kxc = 64'(i);
     end
-    chk_need = (64'(Cfg.rows) - 64'd1) * 64'(run_i.run_lane_stride) + chk_msb + 64'd1;
-    chk_need_kxc = (64'(Cfg.rows) - 64'd1) * 64'(run_i.run_lane_stride) + chk_msb_kxc + 64'd1;
-    chk_rs = (64'(run_i.run_n_cx) - 64'd1) * 64'(run_i.run_step_cx) +
+    // hw::pack_max_wraps: the context columns are multiples of gcd(rows, pack_w).
+    chk_gcd = gcd64(64'(run_i.run_pack_w), 64'(Cfg.rows));
+    chk_wraps = (run_i.run_pack_w == '0) ? 64'd0 :
+                (64'(run_i.run_pack_w) - chk_gcd + 64'(Cfg.rows) - 64'd1) / 64'(run_i.run_pack_w);
+    chk_extra = (run_i.run_pack_w == '0) ? 64'd0 :
+                (64'(run_i.run_n_cx) - 64'd1) * 64'(run_i.run_pack_r) / 64'(run_i.run_pack_w);
+    chk_need = (64'(Cfg.rows) - 64'd1) * 64'(run_i.run_lane_stride) + chk_wraps * 64'(run_i.run_pack_jump) +
+               chk_msb + 64'd1;
+    chk_need_kxc = (64'(Cfg.rows) - 64'd1) * 64'(run_i.run_lane_stride) + chk_wraps * 64'(run_i.run_pack_jump) +
+                   chk_msb_kxc + 64'd1;
+    chk_rs = (64'(run_i.run_n_cx) - 64'd1) * 64'(run_i.run_step_cx) + chk_extra * 64'(run_i.run_pack_jump) +
              (64'(run_i.run_n_cy) - 64'd1) * 64'(run_i.run_step_cy) +
              (64'(run_i.run_n_c) - 64'd1) * 64'(run_i.run_step_c) +
              (64'(run_i.run_n_ky) - 64'd1) * 64'(run_i.run_step_ky);
@@ -328,7 +385,15 @@ module index_counters #(
                run_i.run_n_kx);
       if (run_i.run_pattern != '0 && 64'(run_i.run_region) < chk_need)
         $error("index_counters: RUN field region = %0d smaller than %0d %s", run_i.run_region,
-               chk_need, "= (rows-1)*lane_stride + pattern width");
+               chk_need, "= (rows-1)*lane_stride + wraps*pack_jump + pattern width");
+      if (run_i.run_pack_w == '0 && (run_i.run_pack_r != '0 || run_i.run_pack_jump != '0))
+        $error("index_counters: RUN fields pack_r = %0d, pack_jump = %0d must be 0 without packing",
+               run_i.run_pack_r, run_i.run_pack_jump);
+      if (run_i.run_pack_w != '0 && 64'(run_i.run_pack_r) != 64'(Cfg.rows) % 64'(run_i.run_pack_w))
+        $error("index_counters: RUN field pack_r = %0d is not rows mod pack_w", run_i.run_pack_r);
+      if (chk_wraps > 64'(flycol_pkg::PackWraps))
+        $error("index_counters: RUN field pack_w = %0d: a lane would wrap %0d rows, the lanes compare %0d",
+               run_i.run_pack_w, chk_wraps, flycol_pkg::PackWraps);
       if (Cfg.rows > 1 && $countones(run_i.run_pattern) > int'(LaneElems))
         $error("index_counters: RUN field pattern = %h has more than fifo_depth x m = %0d columns",
                run_i.run_pattern, LaneElems);
@@ -344,7 +409,7 @@ module index_counters #(
                  run_i.run_pattern_kxc, PB);
         if (run_i.run_pattern_kxc != '0 && 64'(run_i.run_region_kxc) < chk_need_kxc)
           $error("index_counters: RUN field region_kxc = %0d smaller than %0d %s", run_i.run_region_kxc,
-                 chk_need_kxc, "= (rows-1)*lane_stride + pattern_kxc width");
+                 chk_need_kxc, "= (rows-1)*lane_stride + wraps*pack_jump + pattern_kxc width");
         if (Cfg.rows > 1 && $countones(run_i.run_pattern_kxc) > int'(LaneElems))
           $error("index_counters: RUN field pattern_kxc = %h has more than fifo_depth x m = %0d columns",
                  run_i.run_pattern_kxc, LaneElems);
@@ -374,5 +439,8 @@ module index_counters #(
   `FLYCOL_ASSERT_KNOWN(CtrlKnown_A, {has_read_o, flush_o}, clk_i, rst_ni)
   `FLYCOL_COVER(Flush_C, issue_i && flush_o, clk_i, rst_ni)
   `FLYCOL_COVER(ReadWait_C, has_read_o && !issue_i, clk_i, rst_ni)
+  // Packing: the context column stays inside its row; it is 0 whenever packing is off.
+  `FLYCOL_ASSERT(PackColumnInRow_A, has_read_o |-> (pack_w_q == '0 ? ox_q == '0 : ox_q < pack_w_q), clk_i, rst_ni)
+  `FLYCOL_COVER(PackRowWrap_C, issue_i && last_j && ky_last && c_last && !cx_last && row_wrap, clk_i, rst_ni)
 
 endmodule

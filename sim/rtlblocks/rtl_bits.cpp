@@ -25,7 +25,7 @@ namespace {
 
 // The inverse of rtl::command_values, in its field order.
 hw::Command unpack_fields(const std::vector<std::uint64_t>& f) {
-  if (f.size() != 38) throw std::logic_error("rtlblocks: the command format changed; update command_from_fields");
+  if (f.size() != 41) throw std::logic_error("rtlblocks: the command format changed; update command_from_fields");
   hw::Command c;
   hw::DmaDesc& d = c.dma;
   hw::RunDesc& r = c.run;
@@ -42,6 +42,7 @@ hw::Command unpack_fields(const std::vector<std::uint64_t>& f) {
   next(r.step_cx), next(r.step_cy), next(r.step_c), next(r.step_ky), next(r.region), next(r.lane_stride);
   next(r.pattern);
   next(r.n_kxc), next(r.step_kxc), next(r.region_kxc), next(r.pattern_kxc);
+  next(r.pack_w), next(r.pack_r), next(r.pack_jump);
   return c;
 }
 

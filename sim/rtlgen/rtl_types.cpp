@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "hw/common/hw_params.h"
+#include "hw/feeder/feeder_params.h"
 #include "sim/config/config_keys.h"
 
 namespace flycol::rtl {
@@ -77,6 +78,9 @@ const std::vector<FieldLayout>& command_fields() {
       {"run_step_kxc", fb::kStep, "RUN: elements between chunks"},
       {"run_region_kxc", fb::kCount, "RUN: interest region width of the other chunks"},
       {"run_pattern_kxc", fb::kPattern, "RUN: kernel pattern of the other chunks"},
+      {"run_pack_w", fb::kCount, "RUN: packed output-row width (0: no packing)"},
+      {"run_pack_r", fb::kCount, "RUN: rows mod pack_w"},
+      {"run_pack_jump", fb::kStep, "RUN: lane offset added per row wrap"},
   };
   return f;
 }
@@ -89,7 +93,7 @@ std::vector<std::uint64_t> command_values(const hw::Command& c) {
           d.pad_left, d.pad_right, d.pad_top, d.pad_bottom, d.tail, d.elem_step,
           r.ifmap_buf, r.weight_buf, r.psum_buf, std::uint64_t(r.preload), r.n_kg, r.n_cy, r.n_cx, r.n_c, r.n_ky,
           r.n_kx, r.step_cx, r.step_cy, r.step_c, r.step_ky, r.region, r.lane_stride, r.pattern,
-          r.n_kxc, r.step_kxc, r.region_kxc, r.pattern_kxc};
+          r.n_kxc, r.step_kxc, r.region_kxc, r.pattern_kxc, r.pack_w, r.pack_r, r.pack_jump};
 }
 
 namespace {
@@ -173,7 +177,7 @@ std::string generate_flycol_pkg() {
       {"WaitBits", fb::kWait},                   {"DramAddrBits", fb::kDramAddr},
       {"CountBits", fb::kCount},                 {"ByteStrideBits", fb::kByteStride},
       {"StepBits", fb::kStep},                   {"LaneStrideBits", fb::kLaneStride},
-      {"PatternBits", fb::kPattern},
+      {"PatternBits", fb::kPattern},             {"PackWraps", hw::kPackWraps},
   };
   for (const auto& [name, value] : constants) localparam(name, value);
   // Widths derived from the constants above, written once here rather than in every module header.

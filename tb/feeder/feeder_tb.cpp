@@ -27,6 +27,7 @@
 #include "hw/common/command.h"
 #include "hw/common/hw_params.h"
 #include "hw/common/protocol_error.h"
+#include "hw/feeder/feeder_params.h"
 #include "tb/common/bench_main.h"
 
 #include "tb/common/views.h"
@@ -53,6 +54,10 @@ struct TestRun {
   int wt = 1, ht = 1;  // tile width and height
   int kc = 1;          // kernel columns per chunk (section 9.2); kc >= kx: the row is not split
   int extra_region = 0;  // elements of the last chunk's region beyond what the lanes need
+  // Pixel packing: contexts are ROWS consecutive pixels of `th_seg` output rows of width `tw`
+  // (row-major), one such segment per cy; 0 without packing. pack_extra: the lanes' windows
+  // reach that much further (the wraps' jumps), in every chunk's region.
+  int tw = 0, th_seg = 0, pack_extra = 0;
   std::uint64_t elems_per_lane = 0;
   std::uint64_t reads = 0;     // reference SRAM reads
   std::int64_t last_word = 0;  // highest word read
@@ -76,7 +81,11 @@ std::int64_t ref_index(const TestRun& t, int lane, std::uint64_t i) {
   const std::int64_t cx = std::int64_t(i % r.n_cx);
   i /= r.n_cx;
   const std::int64_t cy = std::int64_t(i % r.n_cy);  // the rest is g: every group repeats the walk
-  const std::int64_t ox = cx * t.rows + lane, oy = cy;
+  std::int64_t ox = cx * t.rows + lane, oy = cy;
+  if (t.tw > 0) {  // packed: the lane's pixel in row-major order over the segment's rows
+    oy = cy * t.th_seg + ox / t.tw;
+    ox %= t.tw;
+  }
   return c * t.ht * t.wt + (oy * t.sy + ky * t.dy) * t.wt + ox * t.sx + kx * t.dx;
 }
 
@@ -93,9 +102,14 @@ void for_each_region_row(const TestRun& t, F&& f) {
           for (std::int64_t ky = 0; ky < t.run.n_ky; ++ky)
             for (int q = 0; q < chunks; ++q) {
               const int cols = std::min(t.kc, t.kx - q * t.kc);
-              const std::int64_t start = c * t.ht * t.wt + (cy * t.sy + ky * t.dy) * t.wt + cx * t.rows * t.sx +
-                                         std::int64_t(q) * t.kc * t.dx;
-              std::int64_t ri = std::int64_t(t.rows - 1) * t.sx + std::int64_t(cols - 1) * t.dx + 1;
+              std::int64_t oy = cy, ox = cx * t.rows;
+              if (t.tw > 0) {
+                oy = cy * t.th_seg + ox / t.tw;
+                ox %= t.tw;
+              }
+              const std::int64_t start =
+                  c * t.ht * t.wt + (oy * t.sy + ky * t.dy) * t.wt + ox * t.sx + std::int64_t(q) * t.kc * t.dx;
+              std::int64_t ri = std::int64_t(t.rows - 1) * t.sx + std::int64_t(cols - 1) * t.dx + 1 + t.pack_extra;
               if (q + 1 == chunks) ri += t.extra_region;
               f(start / t.bus, (start + ri - 1) / t.bus);
             }
@@ -141,6 +155,29 @@ TestRun layer_run(const HwParams& hw, int kx, int ky, int sx, int sy, int dx, in
   return t;
 }
 
+// A packed RUN (section 9.2, pixel packing): n_cy segments of th_seg output rows of width tw, each
+// walked as ceil(th_seg*tw / ROWS) contexts of ROWS consecutive pixels; the RUN fields follow from
+// the geometry as the compiler derives them.
+TestRun packed_run(const HwParams& hw, int kx, int ky, int sx, int sy, int dx, int dy, int n_c, int tw, int th_seg,
+                   int n_cy, int n_kg, int extra_w, int extra_h, int kc) {
+  TestRun t = layer_run(hw, kx, ky, sx, sy, dx, dy, n_c, 1, n_cy * th_seg, n_kg, tw, extra_w, extra_h, kc);
+  t.tw = tw, t.th_seg = th_seg;
+  RunDesc& r = t.run;
+  const std::uint32_t jump = std::uint32_t(sy * t.wt - tw * sx);
+  r.n_cy = std::uint32_t(n_cy);
+  r.n_cx = std::uint32_t((th_seg * tw + hw.rows - 1) / hw.rows);
+  r.step_cy = std::uint32_t(th_seg * sy * t.wt);
+  r.pack_w = std::uint32_t(tw);
+  r.pack_r = std::uint32_t(hw.rows % tw);
+  r.pack_jump = jump;
+  r.step_cx = std::uint32_t(hw.rows * sx) + std::uint32_t(hw.rows / tw) * jump;
+  t.pack_extra = int(pack_max_wraps(std::uint32_t(tw), hw.rows) * jump);
+  r.region += std::uint32_t(t.pack_extra);
+  if (r.n_kxc > 1) r.region_kxc += std::uint32_t(t.pack_extra);
+  finish_run(t);
+  return t;
+}
+
 // A random RUN consistent with a real layer. With more than one lane, kernel rows wider than FD*M
 // columns are split into chunks of a random width up to FD*M (section 9.2); one RUN in four has a
 // kernel row up to the whole pattern (kx up to PB), the rest kx <= 7.
@@ -158,6 +195,21 @@ TestRun random_run(const HwParams& hw, tb::Rand& r, std::uint64_t budget, std::i
     // The last context of a row may have fewer than ROWS real pixels: its lanes over-read into the
     // next row or the tail, as the compiler allows (section 12).
     const int tw = (n_cx - 1) * hw.rows + r.uniform(1, hw.rows);
+    // One RUN in three packs pixels across output rows, down to the narrowest rows the lanes'
+    // comparators allow (hw::pack_max_wraps <= kPackWraps).
+    if (r.chance(0.33)) {
+      int tw_min = 1;
+      while (pack_max_wraps(std::uint32_t(tw_min), hw.rows) > std::uint32_t(kPackWraps)) ++tw_min;
+      const int ptw = r.chance(0.5) ? r.uniform(tw_min, std::max(tw_min, hw.rows)) : r.uniform(tw_min, 3 * hw.rows + 5);
+      const int extra_w = r.uniform(0, 3);
+      // The next output row must not start left of where the row would continue (pack_jump >= 0,
+      // as in every real layer: sy*Wt >= Tw*sx); a wide stride with sy = 1 cannot pack.
+      if (sy * ((ptw - 1) * sx + (kx - 1) * dx + 1 + extra_w) < ptw * sx) continue;
+      TestRun t = packed_run(hw, kx, ky, sx, sy, dx, dy, n_c, ptw, r.uniform(1, 4), r.uniform(1, 2), n_kg, extra_w,
+                             r.uniform(0, 2), kc);
+      if (t.reads + t.elems_per_lane > budget || t.last_word >= words) continue;
+      return t;
+    }
     TestRun t =
         layer_run(hw, kx, ky, sx, sy, dx, dy, n_c, n_cx, n_cy, n_kg, tw, r.uniform(0, 3), r.uniform(0, 2), kc);
     // Now and then a region wider than the lanes need (legal, never emitted by the compiler): its
@@ -187,9 +239,9 @@ HwParams make_hw(int rows, int bus, int m, int fd, int pb, int depth) {
 }
 
 [[maybe_unused]] HwParams random_hw(tb::Rand& r, int depth_elems) {
-  static const int kBus[] = {4, 8, 16, 32, 64}, kRows[] = {1, 3, 4, 16}, kFd[] = {1, 2, 4}, kPb[] = {16, 32, 64};
+  static const int kBus[] = {4, 8, 16, 32, 64}, kRows[] = {1, 3, 4, 13, 16}, kFd[] = {1, 2, 4}, kPb[] = {16, 32, 64};
   const int bus = kBus[r.uniform(0, 4)];
-  return make_hw(kRows[r.uniform(0, 3)], bus, r.uniform(1, 4), kFd[r.uniform(0, 2)], kPb[r.uniform(0, 2)],
+  return make_hw(kRows[r.uniform(0, 4)], bus, r.uniform(1, 4), kFd[r.uniform(0, 2)], kPb[r.uniform(0, 2)],
                  depth_elems / bus);
 }
 
@@ -199,7 +251,8 @@ std::string hw_name(const HwParams& p) {
 
 std::string run_name(const TestRun& t) {
   return fmt::format("{}x{} s{}x{} d{}x{} c={} cx={} cy={} kg={} Wt={} Ht={} region={} kc={}", t.kx, t.ky, t.sx, t.sy,
-                     t.dx, t.dy, t.run.n_c, t.run.n_cx, t.run.n_cy, t.run.n_kg, t.wt, t.ht, t.run.region, t.kc);
+                     t.dx, t.dy, t.run.n_c, t.run.n_cx, t.run.n_cy, t.run.n_kg, t.wt, t.ht, t.run.region, t.kc) +
+         (t.tw > 0 ? fmt::format(" packed Tw={} rows/segment={}", t.tw, t.th_seg) : std::string());
 }
 
 // The ifmap buffer's image (a real buffer holds whatever earlier tiles left: random everywhere).
@@ -798,7 +851,7 @@ void core_worked_examples(tb::MismatchLog& log, Figures& fig) {
         for (int l = 0; l < 4; ++l) {
           took[sel_idx * 4 + std::size_t(l)] |= f.lane(l).took_mask();
           const LaneEx& le = ex.reads[sel_idx].lane[l];
-          if (le.any) log.expect("lane s", f.sel_b() + l * int(t.run.lane_stride), le.s);
+          if (le.any) log.expect("lane s", f.sel_b() + l * int(t.run.lane_stride), le.s);  // unpacked examples
         }
       const bool word_leaves = f.sel_valid() && !f.stalling();
       f.tick();
