@@ -299,6 +299,7 @@ module store_stream #(
                             cmd_i.run_n_kx, cmd_i.run_step_cx, cmd_i.run_step_cy, cmd_i.run_step_c,
                             cmd_i.run_step_ky, cmd_i.run_region, cmd_i.run_lane_stride, cmd_i.run_pattern,
                             cmd_i.run_n_kxc, cmd_i.run_step_kxc, cmd_i.run_region_kxc, cmd_i.run_pattern_kxc,
+                            cmd_i.run_pack_w, cmd_i.run_pack_r, cmd_i.run_pack_jump,
                             wf_full};
 
   // ---------------------------------------------------------------------------------------------

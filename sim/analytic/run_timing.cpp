@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "hw/feeder/feeder_params.h"
+
 namespace flycol::analytic {
 
 RunTimer::RunTimer(const hw::HwParams& p) : p_(p) {}
@@ -11,14 +13,14 @@ RunTimer::RunTimer(const hw::HwParams& p) : p_(p) {}
 const RunTiming& RunTimer::timing(const hw::RunDesc& r) {
   const Key k{r.preload, r.n_kg,    r.n_cy,    r.n_cx,   r.n_c,       r.n_ky,  r.n_kx,  r.step_cx,
               r.step_cy, r.step_c,  r.step_ky, r.region, r.lane_stride, r.pattern,
-              r.n_kxc,   r.step_kxc, r.region_kxc, r.pattern_kxc};
+              r.n_kxc,   r.step_kxc, r.region_kxc, r.pattern_kxc, r.pack_w, r.pack_r, r.pack_jump};
   auto it = cache_.find(k);
   if (it == cache_.end()) it = cache_.emplace(k, compute(r)).first;
   return it->second;
 }
 
 std::vector<RunTimer::RowShape> RunTimer::row_shapes(const hw::RunDesc& r, std::uint64_t pattern,
-                                                     std::uint32_t region) const {
+                                                     std::uint32_t region, std::uint32_t ox) const {
   const int B = p_.bus_elems, M = p_.m, R = p_.rows;
   std::vector<int> px;  // pattern bit positions, ascending: kernel columns in order
   for (int i = 0; i < 64; ++i)
@@ -27,6 +29,9 @@ std::vector<RunTimer::RowShape> RunTimer::row_shapes(const hw::RunDesc& r, std::
 
   std::vector<RowShape> shapes(std::size_t(B * M));
   std::vector<int> fill(static_cast<std::size_t>(R), 0);
+  std::vector<std::int64_t> lane_off(static_cast<std::size_t>(R), 0);  // pixel packing: depends on ox
+  for (int l = 0; l < R; ++l)
+    lane_off[std::size_t(l)] = hw::lane_local_offset(l, r.lane_stride, r.pack_w, r.pack_jump, ox);
   for (int go = 0; go < B; ++go) {
     const int words = (go + int(region) - 1) / B + 1;
     for (int f0 = 0; f0 < M; ++f0) {
@@ -41,7 +46,7 @@ std::vector<RunTimer::RowShape> RunTimer::row_shapes(const hw::RunDesc& r, std::
         s.word_start[std::size_t(j)] = t;
         int word_cycles = 1;
         for (int l = 0; l < R; ++l) {
-          const int base = go + l * int(r.lane_stride) - j * B;
+          const std::int64_t base = go + lane_off[std::size_t(l)] - std::int64_t(j) * B;
           // Elements of this lane in word j: kernel columns x with 0 <= base + px[x] < B.
           int x = 0;
           while (x < kx && base + px[std::size_t(x)] < 0) ++x;
@@ -85,10 +90,9 @@ RunTiming RunTimer::compute(const hw::RunDesc& r) const {
   const std::int64_t fill_tok = 1 + (r.preload ? std::int64_t(p_.cols) + 1 : 0);
   const std::int64_t swap0 = fill_tok + window_gap;
 
-  // Region rows of the last (or only) chunk of a kernel row, and of the other chunks.
-  const std::vector<RowShape> shapes_last = row_shapes(r, r.pattern, r.region);
-  const std::vector<RowShape> shapes_kxc =
-      r.n_kxc > 1 ? row_shapes(r, r.pattern_kxc, r.region_kxc) : std::vector<RowShape>{};
+  // Region rows of the last (or only) chunk of a kernel row, and of the other chunks, per context
+  // column ox (pixel packing: the lanes' offsets depend on it; one set without), made when needed.
+  std::map<std::uint32_t, std::pair<std::vector<RowShape>, std::vector<RowShape>>> shapes_by_ox;
   std::vector<std::int64_t> pops(std::size_t(FD), 0);  // pop cycle of group G, ring by G % FD
 
   std::int64_t last_issue = swap0;  // no step before swap0 + 1
@@ -118,12 +122,21 @@ RunTiming RunTimer::compute(const hw::RunDesc& r) const {
   std::uint64_t row_elems = 0;  // elements per lane before the current row
   for (std::uint32_t kg = 0; kg < r.n_kg; ++kg)
     for (std::uint32_t cy = 0; cy < r.n_cy; ++cy)
-      for (std::uint32_t cx = 0; cx < r.n_cx; ++cx)
+      for (std::uint32_t cx = 0, ox = 0, cx_off = 0; cx < r.n_cx; ++cx) {
+        auto it = shapes_by_ox.find(ox);
+        if (it == shapes_by_ox.end())
+          it = shapes_by_ox
+                   .emplace(ox, std::make_pair(row_shapes(r, r.pattern, r.region, ox),
+                                               r.n_kxc > 1 ? row_shapes(r, r.pattern_kxc, r.region_kxc, ox)
+                                                           : std::vector<RowShape>{}))
+                   .first;
+        const std::vector<RowShape>& shapes_last = it->second.first;
+        const std::vector<RowShape>& shapes_kxc = it->second.second;
         for (std::uint32_t c = 0; c < r.n_c; ++c)
           for (std::uint32_t ky = 0; ky < r.n_ky; ++ky)
             for (std::uint32_t q = 0; q < r.n_kxc; ++q) {
               const bool lastc = q + 1 == r.n_kxc;
-              const std::uint64_t start = std::uint64_t(cx) * r.step_cx + std::uint64_t(cy) * r.step_cy +
+              const std::uint64_t start = std::uint64_t(cx_off) + std::uint64_t(cy) * r.step_cy +
                                           std::uint64_t(c) * r.step_c + std::uint64_t(ky) * r.step_ky +
                                           std::uint64_t(q) * r.step_kxc;
               const int go = int(start & std::uint64_t(B - 1));
@@ -169,6 +182,14 @@ RunTiming RunTimer::compute(const hw::RunDesc& r) const {
               feed += s.cycles;
               row_elems += kx;
             }
+        // The next context (section 9.1): packed contexts pass a row end now and then.
+        ox += r.pack_r;
+        cx_off += r.step_cx;
+        if (r.pack_w != 0 && ox >= r.pack_w) {
+          ox -= r.pack_w;
+          cx_off += r.pack_jump;
+        }
+      }
 
   out.mac = E;
   out.feeder_stall = feeder_stall;

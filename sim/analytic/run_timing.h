@@ -50,14 +50,17 @@ private:
     }
   };
   // A region row is one kernel-column chunk (spec 9.2): its pattern and region width.
-  std::vector<RowShape> row_shapes(const hw::RunDesc& r, std::uint64_t pattern,
-                                   std::uint32_t region) const;  // index go * M + fill
+  // Index go * M + fill; `ox` is the context's first pixel column (pixel packing, 0 without):
+  // the lanes' local offsets depend on it.
+  std::vector<RowShape> row_shapes(const hw::RunDesc& r, std::uint64_t pattern, std::uint32_t region,
+                                   std::uint32_t ox) const;
   RunTiming compute(const hw::RunDesc& r) const;
 
   hw::HwParams p_;
   using Key = std::tuple<bool, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t,
                          std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t,
-                         std::uint32_t, std::uint64_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint64_t>;
+                         std::uint32_t, std::uint64_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint64_t,
+                         std::uint32_t, std::uint32_t, std::uint32_t>;
   std::map<Key, RunTiming> cache_;
 };
 

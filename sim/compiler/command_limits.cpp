@@ -31,6 +31,9 @@ std::string command_field_violation(const hw::Command& c, const hw::HwParams& hw
     check("n_kxc", r.n_kxc, kCountMax);
     check("step_kxc", r.step_kxc, kStepMax);
     check("region_kxc", r.region_kxc, kCountMax);
+    check("pack_w", r.pack_w, kCountMax);
+    check("pack_r", r.pack_r, kCountMax);
+    check("pack_jump", r.pack_jump, kStepMax);
     if (out.empty() && hw.pattern_bits < 64 && (r.pattern >> hw.pattern_bits) != 0)
       out = fmt::format("pattern = {:#x} (only {} bits)", r.pattern, hw.pattern_bits);
     if (out.empty() && hw.pattern_bits < 64 && (r.pattern_kxc >> hw.pattern_bits) != 0)

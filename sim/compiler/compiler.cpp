@@ -105,7 +105,7 @@ public:
     r.n_ky = std::uint32_t(l_.ky);
     // A gathered tile holds only the columns the outputs read: the RUN strides by 1 in x.
     const int sx = p_.plan.gather ? 1 : l_.sx;
-    r.step_cx = std::uint32_t(hw_.rows * sx);
+    r.step_cx = std::uint32_t(win.step_cx);  // ROWS*sx, plus the packed rows' jumps
     r.step_cy = std::uint32_t(win.step_cy);
     r.step_c = std::uint32_t(std::int64_t(win.ht) * win.wt);
     r.step_ky = std::uint32_t(l_.dy * win.wt);
@@ -113,6 +113,13 @@ public:
     set_kernel_fields(r, l_, hw_);  // n_kx, region, pattern and the kernel-column chunks
     // A gathered layer (kx = 1: one chunk) strides by 1: its region is the layout's.
     if (p_.plan.gather) r.region = region_width(l_, hw_, p_.plan.layout());
+    // Pixel packing (flat contexts of a wider kernel): every chunk's region reaches the wraps' jumps.
+    const std::uint32_t pack_extra = std::uint32_t(win.region - std::int64_t(region_width(l_, hw_, p_.plan.layout())));
+    r.region += pack_extra;
+    if (r.n_kxc > 1) r.region_kxc += pack_extra;
+    r.pack_w = std::uint32_t(win.pack_w);
+    r.pack_r = std::uint32_t(win.pack_r);
+    r.pack_jump = std::uint32_t(win.pack_jump);
     emit(run, note);
     ifb_[std::size_t(ib)].last_reader = wtb_[std::size_t(wb)].last_reader = ps.last_run = ex_;
     last_run_ifmap_ = ib;

@@ -156,6 +156,9 @@ private:
     std::vector<std::uint64_t> xoff;
     const std::uint64_t rows = std::uint64_t(hw_.rows), cols = std::uint64_t(hw_.cols), b = std::uint64_t(hw_.bus_elems);
     std::uint64_t row_end = 0;  // one past the furthest element a kernel row's region rows read
+    std::uint64_t max_wraps = 0;  // pixel packing: row ends a lane passes, over the context columns that occur
+    for (std::uint64_t cx = 0; r.pack_w != 0 && cx < std::min<std::uint64_t>(r.n_cx, r.pack_w); ++cx)
+      max_wraps = std::max<std::uint64_t>(max_wraps, (cx * r.pack_r % r.pack_w + rows - 1) / r.pack_w);
     for (std::uint32_t q = 0; q < r.n_kxc; ++q) {
       const bool last = q + 1 == r.n_kxc;
       const std::uint64_t pat = last ? r.pattern : r.pattern_kxc;
@@ -164,7 +167,8 @@ private:
       int msb = 0;
       for (int bit = 0; bit < 64; ++bit)
         if ((pat >> bit) & 1u) xoff.push_back(std::uint64_t(q) * r.step_kxc + std::uint64_t(bit)), msb = bit;
-      const std::uint64_t span = (rows - 1) * r.lane_stride + std::uint64_t(msb) + 1;  // what the lanes take
+      // What the lanes take from one region row.
+      const std::uint64_t span = (rows - 1) * r.lane_stride + max_wraps * r.pack_jump + std::uint64_t(msb) + 1;
       if (span > region)
         fail(fmt::format("{} = {} is narrower than the {} elements the lanes take from one region row",
                          last ? "region" : "region_kxc", region, span));
@@ -191,7 +195,17 @@ private:
     for (std::uint32_t g = 0; g < r.n_kg; ++g)
       for (std::uint32_t cy = 0; cy < r.n_cy; ++cy)
         for (std::uint32_t cx = 0; cx < r.n_cx; ++cx) {
-          const std::uint64_t base = std::uint64_t(cx) * r.step_cx + std::uint64_t(cy) * r.step_cy;
+          // Pixel packing (section 9.2): context cx starts in column ox of its packed row, having
+          // passed floor(cx * pack_r / pack_w) more row ends than step_cx counts; lane l's pixel lies
+          // floor((ox + l) / pack_w) rows further down.
+          const std::uint64_t ox = r.pack_w == 0 ? 0 : std::uint64_t(cx) * r.pack_r % r.pack_w;
+          const std::uint64_t extra = r.pack_w == 0 ? 0 : std::uint64_t(cx) * r.pack_r / r.pack_w;
+          const auto lane_offset = [&](std::uint64_t lane) {
+            const std::uint64_t wraps = r.pack_w == 0 ? 0 : (ox + lane) / r.pack_w;
+            return lane * r.lane_stride + wraps * r.pack_jump;
+          };
+          const std::uint64_t base =
+              std::uint64_t(cx) * r.step_cx + extra * r.pack_jump + std::uint64_t(cy) * r.step_cy;
           // The feeder reads whole words of every region row; the last row of the context reads
           // furthest. Those words must hold loaded data (tile or tail).
           const std::uint64_t last_row =
@@ -222,7 +236,7 @@ private:
                 }
                 const std::uint64_t row_start = base + std::uint64_t(c) * r.step_c + std::uint64_t(y) * r.step_ky;
                 for (std::uint64_t lane = 0; lane < rows; ++lane) {
-                  const std::uint32_t a = ib.elems[row_start + lane * r.lane_stride + xoff[x]];
+                  const std::uint32_t a = ib.elems[row_start + lane_offset(lane) + xoff[x]];
                   if (fp) {
                     // The PE's gating: a zero operand (either sign) leaves the accumulator as is.
                     const float af = fp16::to_float(fp16::Bits(a));

@@ -68,6 +68,7 @@ bool fits(const Layer& l, const hw::HwParams& hw, int tc, int n_kg, int th, int 
         std::uint64_t(win.ht) > kCountMax ||
         std::uint64_t(win.wt) > kCountMax || std::uint64_t(win.tail) > kCountMax)
       return false;
+    if (std::uint64_t(win.region) > kCountMax || std::uint64_t(win.step_cx) > kStepMax) return false;
     if (std::uint64_t(win.step_cy) > kStepMax || std::uint64_t(l.dy) * std::uint64_t(win.wt) > kStepMax ||
         std::uint64_t(win.ht) * std::uint64_t(win.wt) > kStepMax)
       return false;
@@ -88,8 +89,10 @@ double feeder_factor(const Layer& l, const hw::HwParams& hw, const TileWindow& w
   // word offsets are approximated by the row's.
   const KernelChunks kc = kernel_chunks(l, hw);
   const int sx = lay.gather ? 1 : l.sx;  // a gathered tile strides by 1
-  const int region_kc = (hw.rows - 1) * sx + (kc.kc - 1) * l.dx + 1;
-  const int region_last = (hw.rows - 1) * sx + (kc.last - 1) * l.dx + 1;
+  // Pixel packing widens every chunk's region by the wraps' jumps (TileWindow::region).
+  const int pack_extra = int(win.region - std::int64_t(region_width(l, hw, lay)));
+  const int region_kc = (hw.rows - 1) * sx + (kc.kc - 1) * l.dx + 1 + pack_extra;
+  const int region_last = (hw.rows - 1) * sx + (kc.last - 1) * l.dx + 1 + pack_extra;
   const auto hist = [&](std::int64_t step, std::int64_t count) {
     std::vector<double> h(std::size_t(B), 0.0);
     for (std::int64_t i = 0; i < std::min<std::int64_t>(count, B); ++i) {
@@ -106,7 +109,7 @@ double feeder_factor(const Layer& l, const hw::HwParams& hw, const TileWindow& w
         for (int j = 0; j < B; ++j) c[std::size_t((i + j) % B)] += a[std::size_t(i)] * b[std::size_t(j)];
     return c;
   };
-  std::vector<double> h = hist(std::int64_t(hw.rows) * sx, win.ncx);
+  std::vector<double> h = hist(win.step_cx, win.ncx);  // packed: ignores the occasional extra jump
   h = conv(h, hist(win.step_cy, th));
   h = conv(h, hist(std::int64_t(win.ht) * win.wt, tc));
   h = conv(h, hist(std::int64_t(l.dy) * win.wt, l.ky));
@@ -200,6 +203,9 @@ std::vector<PlanCandidate> search_plans(const Layer& l, const Config& cfg, const
         else layouts.push_back({false, true, true, gt});
       }
     }
+    // Wider kernels: pixels packed across whole output rows, when the array's lanes can.
+    if (!one_by_one && tw == l.wo() && pack_problem(l, hw, {false, false, true}).empty())
+      layouts.push_back({false, false, true});
     for (int th : balanced_sizes(l.ho()))
       for (int n_kg : balanced_sizes(groups))
         for (const TileLayout& lay : layouts) {

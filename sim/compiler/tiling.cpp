@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "hw/feeder/feeder_params.h"
 #include "sim/common/input_error.h"
 #include "sim/common/int_math.h"
 #include "sim/compiler/command_limits.h"
@@ -128,6 +129,8 @@ void validate_options(const Layer& l, const hw::HwParams& hw, const CompileOptio
                       : layout.rfind("flat_contexts", 0) == 0 ? "flat_contexts" : "skip_rows";
     throw InputError(kOptionsSource, key, fmt::format("is set, but {}", layout));
   }
+  const std::string pack = pack_problem(l, hw, {o.align_rows, o.skip_rows, o.flat_contexts, o.gather_cols});
+  if (!pack.empty()) throw InputError(kOptionsSource, "flat_contexts", fmt::format("is set, but {}", pack));
   if (o.flat_contexts && o.tile_w > 0 && o.tile_w != l.wo())
     throw InputError(kOptionsSource, "tile_w",
                      fmt::format("= {}: flat_contexts runs whole output rows, tile_w must be Wo = {} (or 0)", o.tile_w,
@@ -189,16 +192,33 @@ std::string layout_problem(const Layer& l, TileLayout lay) {
   if (lay.skip_rows && (l.ky != 1 || l.sy < 2))
     return fmt::format("skip_rows needs a kernel of one row (ky = 1) and a vertical stride sy > 1, not ky = {}, sy = {}",
                        l.ky, l.sy);
-  if (lay.flat && (l.kx != 1 || l.ky != 1))
-    return fmt::format("flat_contexts needs a 1x1 kernel, not {}x{}", l.ky, l.kx);
-  if (lay.flat && l.sy != 1 && !lay.skip_rows)
-    return "flat_contexts needs consecutive output rows in consecutive buffer rows: sy = 1, or skip_rows";
+  const bool one_by_one = l.kx == 1 && l.ky == 1;
+  if (lay.flat && one_by_one && l.sy != 1 && !lay.skip_rows)
+    return "flat_contexts of a 1x1 kernel needs consecutive output rows in consecutive buffer rows: sy = 1, or "
+           "skip_rows";
   if (lay.flat && lay.align) return "flat_contexts sets the row pitch itself: it cannot be combined with align_rows";
   if (lay.gather && (l.kx != 1 || l.sx < 2 || l.sx > hw::kMaxElemStep))
     return fmt::format("gather_cols needs a kernel of one column (kx = 1) and a horizontal stride 2 <= sx <= {} (the "
                        "DMA's element step), not kx = {}, sx = {}",
                        hw::kMaxElemStep, l.kx, l.sx);
+  if (lay.flat && !one_by_one) {
+    const int sx = lay.gather ? 1 : l.sx;  // buffer columns between two outputs
+    const std::int64_t wt = std::int64_t(l.wo() - 1) * sx + l.extent_x();
+    if (std::int64_t(l.sy) * wt < std::int64_t(l.wo()) * sx)
+      return fmt::format("flat_contexts needs the next output row to start no earlier than the row would continue: "
+                         "sy x Wt = {} x {} < Wo x sx = {} x {}",
+                         l.sy, wt, l.wo(), sx);
+  }
   return "";
+}
+
+std::string pack_problem(const Layer& l, const hw::HwParams& hw, TileLayout lay) {
+  if (!lay.flat || (l.kx == 1 && l.ky == 1)) return "";
+  const std::uint32_t wraps = hw::pack_max_wraps(std::uint32_t(l.wo()), hw.rows);
+  if (wraps <= std::uint32_t(hw::kPackWraps)) return "";
+  return fmt::format("flat_contexts packs ROWS = {} pixels into rows of Wo = {}: a lane would pass {} row ends, the "
+                     "feeder compares {} (microarchitecture 9.2)",
+                     hw.rows, l.wo(), wraps, hw::kPackWraps);
 }
 
 TileWindow tile_window(const Layer& l, const hw::HwParams& hw, int tc, int th, int tw, TileLayout lay) {
@@ -206,17 +226,33 @@ TileWindow tile_window(const Layer& l, const hw::HwParams& hw, int tc, int th, i
   const int sx = lay.gather ? 1 : l.sx;  // buffer columns between two outputs
   w.ht = lay.skip_rows ? th * l.extent_y() : (th - 1) * l.sy + l.extent_y();
   w.span = (tw - 1) * sx + l.extent_x();
-  w.wt = lay.flat ? tw * sx : lay.align ? int(ceil_div(w.span, hw.bus_elems) * hw.bus_elems) : w.span;
+  const bool packed = lay.flat && !(l.kx == 1 && l.ky == 1);
+  w.wt = lay.flat && !packed ? tw * sx : lay.align ? int(ceil_div(w.span, hw.bus_elems) * hw.bus_elems) : w.span;
   w.ncx = int(ceil_div(lay.flat ? std::int64_t(th) * tw : tw, hw.rows));
   w.ncy = lay.flat ? 1 : th;
-  w.step_cy = std::int64_t(lay.skip_rows ? l.extent_y() : l.sy) * w.wt;
+  // Elements between output rows (consecutive buffer rows of a 1x1 flat tile).
+  const std::int64_t step_row = std::int64_t(lay.skip_rows ? l.extent_y() : l.sy) * w.wt;
+  w.step_cy = step_row;
+  w.step_cx = std::int64_t(hw.rows) * sx;
+  w.region = region_width(l, hw, lay);
+  if (packed) {
+    w.pack_w = tw;
+    w.pack_r = hw.rows % tw;
+    w.pack_jump = step_row - std::int64_t(tw) * sx;
+    w.step_cx += std::int64_t(hw.rows / tw) * w.pack_jump;
+    w.region += std::int64_t(hw::pack_max_wraps(std::uint32_t(tw), hw.rows)) * w.pack_jump;
+  }
   const std::int64_t plane = std::int64_t(w.ht) * w.wt;
   w.elems = tc * plane;
   // The feeder's largest row start (last context, last channel, last kernel row) plus the
-  // region: lanes of an edge context run past the tile's last column into the tail.
-  const std::int64_t row_start_max = std::int64_t(w.ncx - 1) * hw.rows * sx + std::int64_t(w.ncy - 1) * w.step_cy +
+  // region: lanes of an edge context run past the tile's last column into the tail. A packed
+  // context starts at its first pixel, (ncx-1)*ROWS in row-major order.
+  const std::int64_t last_ctx = packed ? ((std::int64_t(w.ncx) - 1) * hw.rows / tw) * step_row +
+                                             ((std::int64_t(w.ncx) - 1) * hw.rows % tw) * sx
+                                       : std::int64_t(w.ncx - 1) * hw.rows * sx;
+  const std::int64_t row_start_max = last_ctx + std::int64_t(w.ncy - 1) * w.step_cy +
                                      std::int64_t(tc - 1) * plane + std::int64_t(l.ky - 1) * l.dy * w.wt;
-  w.last_read = row_start_max + region_width(l, hw, lay) - 1;
+  w.last_read = row_start_max + w.region - 1;
   const std::int64_t b = hw.bus_elems;
   const std::int64_t read_end = (w.last_read / b + 1) * b;  // whole words are read
   w.tail = std::max<std::int64_t>(0, read_end - w.elems);
@@ -268,6 +304,8 @@ std::optional<Shortfall> plan_shortfall(const Layer& l, const Config& cfg, const
         field_shortfall("W", "pad_left", win.wt, kCountMax, "input columns per tile"),
         field_shortfall("sx", "tail", win.tail, kCountMax, "feeder over-read"),
         field_shortfall("sy", "step_cy", win.step_cy, kStepMax, "sy x tile width"),
+        field_shortfall("W", "region", win.region, kCountMax, "interest region of packed contexts"),
+        field_shortfall("W", "step_cx", win.step_cx, kStepMax, "elements between packed contexts"),
         field_shortfall("dy", "step_ky", std::int64_t(l.dy) * win.wt, kStepMax, "dy x tile width"),
         field_shortfall("H", "step_c", std::int64_t(win.ht) * win.wt, kStepMax, "tile rows x tile width"),
         field_shortfall(tc == 1 ? "ky" : "C", "row_len", std::int64_t(tc) * l.ky * l.kx * hw.cols, kCountMax,

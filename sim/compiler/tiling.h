@@ -24,6 +24,11 @@ struct TileWindow {
   std::int64_t last_read = 0;   // element index of the last element the feeder reads
   std::int64_t tail = 0;        // zeros after the tile: to the end of the last word read
   std::int64_t words = 0;       // SRAM words written: ceil((elems + tail) / B)
+  // RUN fields that depend on the layout (pixel packing: flat contexts of a kernel wider than 1x1).
+  std::int64_t step_cx = 0;     // ROWS*sx, plus (ROWS div Tw)*pack_jump when packed
+  std::int64_t region = 0;      // interest region: region_width(), plus the wraps' jumps when packed
+  int pack_w = 0, pack_r = 0;   // packed row width Tw and ROWS mod Tw (0: not packed)
+  std::int64_t pack_jump = 0;   // sy*Wt - Tw*sx: from a row's end to the next row's first pixel
 };
 // Layouts (TileLayout):
 // * align: the row pitch wt is rounded up to a multiple of the ifmap bus width B; the extra
@@ -31,9 +36,11 @@ struct TileWindow {
 //   becomes a multiple of B, so every interest-region row starts at word offset 0.
 // * skip_rows (ky = 1): the buffer holds only the input row each output row reads (ht = th,
 //   step_cy = wt); the LOAD takes every sy-th DRAM row. Less traffic when sy > 1.
-// * flat (kx = ky = 1, whole output rows, one buffer row per output row): the pitch is sx*tw, so
-//   output q of the tile (row-major) reads buffer position sx*q, and the RUN is one row of
-//   ceil(th*tw / ROWS) contexts: every lane works even when tw < ROWS.
+// * flat (whole output rows, Tw = Wo): the RUN is one row of ceil(th*tw / ROWS) contexts of ROWS
+//   consecutive outputs (row-major), so every lane works whatever Wo is. For 1x1 kernels the pitch
+//   is sx*tw, so output q of the tile reads buffer position sx*q; for wider kernels the tile keeps
+//   its pitch and the feeder packs pixels across rows (microarchitecture 9.2: pack_w = Tw, a lane
+//   adds pack_jump per row end its pixel passes).
 // * gather (kx = 1, 2 <= sx <= hw::kMaxElemStep): the LOAD_IFMAP keeps every sx-th DRAM column
 //   (DmaDesc::elem_step), so the tile is laid out as for sx = 1 (span tw) and the RUN strides by
 //   1: one SRAM word read serves ROWS lanes. Combines with the other three (flat: pitch tw).
@@ -71,10 +78,14 @@ TilePlan make_plan(const Layer& l, const hw::HwParams& hw, int tc, int n_kg, int
                    TileLayout lay = {});
 
 // Why `lay` cannot be used for the layer (empty if it can): skip_rows needs ky = 1 and sy > 1;
-// flat needs a 1x1 kernel, rows of contexts one buffer row apart (sy = 1 or skip_rows), and no
-// align (flat sets the pitch); gather needs kx = 1 and 2 <= sx <= hw::kMaxElemStep. With flat,
-// Tw must be Wo.
+// flat needs no align, for a 1x1 kernel rows of contexts one buffer row apart (sy = 1 or
+// skip_rows), for a wider kernel a next output row that starts no earlier than the row would
+// continue (sy*Wt >= Wo*sx); gather needs kx = 1 and 2 <= sx <= hw::kMaxElemStep. With flat, Tw
+// must be Wo; pack_problem() checks the array's side.
 std::string layout_problem(const Layer& l, TileLayout lay);
+// Why a flat layout of a kernel wider than 1x1 cannot pack its rows on this array (empty if it
+// can): a lane's pixel may pass at most hw::kPackWraps row ends (Wo too narrow for the rows).
+std::string pack_problem(const Layer& l, const hw::HwParams& hw, TileLayout lay);
 
 // The heuristic of section 12 (whole rows, then the largest Tc, then n_kg, then Th; narrower
 // column tiles only when nothing else fits), honouring forced options. Checks the layer against

@@ -92,7 +92,7 @@ void random_batch(int count, std::uint64_t seed, std::int64_t max_macs) {
   lim.max_macs = max_macs;
   ErrorStats es;
   std::set<std::string> orders;
-  int aligned = 0, sliced = 0;
+  int aligned = 0, sliced = 0, packed = 0;
   int layouts = 0;
   while (es.programs < count) {
     Layer l = random_layer(rng, lim);
@@ -106,6 +106,8 @@ void random_batch(int count, std::uint64_t seed, std::int64_t max_macs) {
       l.pt = std::min(l.pt, 1), l.pb = std::min(l.pb, 1), l.pl = std::min(l.pl, 1), l.pr = std::min(l.pr, 1);
       o.skip_rows = l.sy > 1 && i % 8 == 3;
       o.flat_contexts = l.sy == 1 || o.skip_rows;
+    } else if (i % 8 == 4) {
+      o.flat_contexts = true;  // pixels packed across whole output rows (any kernel)
     }
     Program p;
     try {
@@ -126,14 +128,16 @@ void random_batch(int count, std::uint64_t seed, std::int64_t max_macs) {
     aligned += p.plan.aligned;
     sliced += p.plan.tiles_c > 1;
     layouts += p.plan.skip_rows || p.plan.flat;
+    packed += p.plan.flat && !(p.layer.kx == 1 && p.layer.ky == 1);
     compare(p, make_random_operands(l, cfg.arithmetic, seed * 1000 + std::uint64_t(i)), model, es);
   }
-  fmt::print("random layers (seed {}): {}; orders {}, {} with aligned rows, {} with skipped rows or flat contexts, {} "
-             "with channel slices\n",
-             seed, es.text(), orders.size(), aligned, layouts, sliced);
+  fmt::print("random layers (seed {}): {}; orders {}, {} with aligned rows, {} with skipped rows or flat contexts ({} "
+             "packed), {} with channel slices\n",
+             seed, es.text(), orders.size(), aligned, layouts, packed, sliced);
   CHECK(orders.size() == loop_order_names().size());
   CHECK(aligned > 0);
   CHECK(layouts > 0);
+  CHECK(packed > 0);
   CHECK(sliced > 0);
 }
 

@@ -218,7 +218,9 @@ TEST_CASE("layout options a layer cannot use are rejected naming the option", "[
   CHECK(key_of("C=4,H=9,W=9,K=4,k=1,s=2", skip) == "accepted");
   CompileOptions flat;
   flat.flat_contexts = true;
-  CHECK(key_of("C=4,H=9,W=9,K=4,k=3,p=1", flat) == "flat_contexts");
+  CHECK(key_of("C=4,H=9,W=9,K=4,k=3,p=1", flat) == "accepted");     // packed: Wo = 9, 16 rows
+  CHECK(key_of("C=4,H=9,W=3,K=4,k=3,p=1", flat) == "flat_contexts");  // Wo = 3: a lane would pass 5 row ends
+  CHECK(key_of("C=4,H=9,W=60,K=4,k=2,sy=1,sx=3", flat) == "flat_contexts");  // sy x Wt = 59 < Wo x sx = 60
   CHECK(key_of("C=4,H=9,W=9,K=4,k=1,s=2", flat) == "flat_contexts");  // rows not consecutive without skip_rows
   CHECK(key_of("C=4,H=9,W=9,K=4,k=1", flat) == "accepted");
   flat.tile_w = 8;
