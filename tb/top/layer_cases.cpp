@@ -111,6 +111,8 @@ Case random_case(std::mt19937_64& rng, const Config& cfg, std::int64_t max_macs,
   if (one_by_one && coin(0.6)) {
     c.opt.flat_contexts = true;  // needs consecutive output rows in consecutive buffer rows
     c.opt.skip_rows = l.sy > 1;
+  } else if (!one_by_one && coin(0.25)) {
+    c.opt.flat_contexts = true;  // pixels packed across output rows (tiling.cpp may refuse: drawn again below)
   } else if (l.ky == 1 && l.sy > 1 && coin(0.6)) {
     c.opt.skip_rows = true;
   } else if (coin(0.2)) {

@@ -15,8 +15,9 @@ namespace flycol::tb {
 namespace {
 
 constexpr const char* kNames[kFeatureCount] = {
-    "order_output_stationary", "order_k_outer", "order_spill", "aligned_rows", "flat_contexts", "skip_rows",
-    "gathered_cols", "channel_slices", "spill", "k_tiles", "edge_tile_x", "edge_tile_y", "pad_top", "pad_bottom", "pad_left",
+    "order_output_stationary", "order_k_outer", "order_spill", "aligned_rows", "flat_contexts", "packed_contexts",
+    "skip_rows", "gathered_cols", "channel_slices", "spill", "k_tiles", "edge_tile_x", "edge_tile_y", "pad_top",
+    "pad_bottom", "pad_left",
     "pad_right", "stride_and_dilation", "batch", "kernel_one_direction", "searched_plan", "zero_operands",
     "operands_normal", "operands_wide", "operands_specials", "operands_saturate", "fp16_overflow", "int_saturated"};
 
@@ -70,6 +71,10 @@ void aim_layer(Feature f, Layer& l, const Config& cfg, std::mt19937_64& rng) {
       l.kx = l.dx = 1;
       l.sx = uniform_int(rng, 2, hw::kMaxElemStep);
       clamp_padding(l);
+      break;
+    case Feature::packed_contexts:  // a kernel wider than 1x1 over output rows of any width
+      if (l.kx == 1 && l.ky == 1) l.kx = l.ky = 3;
+      l.sy = 1;
       break;
     case Feature::channel_slices:
     case Feature::spill:
@@ -140,6 +145,10 @@ void aim_options(Feature f, Case& c, const Config& cfg, std::mt19937_64& rng) {
       o.flat_contexts = false;
       break;
     case Feature::gathered_cols: o.gather_cols = true; break;
+    case Feature::packed_contexts:
+      o = CompileOptions{o.tile_c, o.tile_kg, o.tile_h, 0, o.order};
+      o.flat_contexts = true;
+      break;
     case Feature::channel_slices:
     case Feature::spill:
       o.order = f == Feature::spill ? "spill" : (coin(rng, 0.5) ? "output_stationary" : "k_outer");
@@ -193,6 +202,7 @@ std::vector<Feature> features_of(const Case& c, const Program& p) {
   if (t.order == "spill") fs.push_back(Feature::order_spill);
   if (t.aligned) fs.push_back(Feature::aligned_rows);
   if (t.flat) fs.push_back(Feature::flat_contexts);
+  if (t.flat && !(v.kx == 1 && v.ky == 1)) fs.push_back(Feature::packed_contexts);
   if (t.skip_rows) fs.push_back(Feature::skip_rows);
   if (t.gather) fs.push_back(Feature::gathered_cols);
   if (t.tiles_c > 1) fs.push_back(t.order == "spill" ? Feature::spill : Feature::channel_slices);
