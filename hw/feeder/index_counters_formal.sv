@@ -2,7 +2,10 @@
 // hw/common/formal.cmake (k-induction): for every RUN that passes the start check, every read
 // address lies inside the ifmap buffer and inside the RUN's tile (at most the word of the RUN's
 // last element, the end of the last kernel-column chunk of the last region row), every counter
-// stays below its loop count and the flush comes with the last read.
+// stays below its loop count and the flush comes with the last read. RUNs without pixel packing
+// (pack_w = 0, assumed): a packed context's row start adds pack_jump when its first pixel column
+// passes a row end, a non-linear walk this harness's count*step invariants do not describe; the
+// packed walk is checked in simulation (feeder_tb's division-based reference, cosim).
 `ifdef FORMAL
 module index_counters_formal #(
   parameter flycol_pkg::cfg_t Cfg = flycol_cfg_pkg::Cfg
@@ -43,7 +46,10 @@ module index_counters_formal #(
     .lastc_o      (),
     .lane_stride_o(),
     .pattern_o    (),
-    .pattern_kxc_o()
+    .pattern_kxc_o(),
+    .ox_o         (),
+    .pack_w_o     (),
+    .pack_jump_o  ()
     /* verilator lint_on PINCONNECTEMPTY */
   );
 
@@ -98,6 +104,7 @@ module index_counters_formal #(
       assume (run_i.run_n_kxc == 16'd1 ||
               W'(run_i.run_region_kxc) <= W'(PtrBits'(run_i.run_step_kxc)) + W'(run_i.run_region));
       assume ((st_last >> Log2B) < W'(Cfg.ifmap_depth));
+      assume (run_i.run_pack_w == '0 && run_i.run_pack_r == '0 && run_i.run_pack_jump == '0);  // no packing
     end
     if (issue_i) assume (has_read);
   end
