@@ -397,6 +397,14 @@ SynthReport synthesize(const Config& cfg, const SynthOptions& opt) {
     for (const char* f : kPeArithFiles) pe.macros.push_back(find_source(f));
     const Figures configured = own_figures(run_job(pe, "pe", work.path, opt, &yosys_s).top(), lib);
     const int own = map.part_index(map.module_part("pe", "array", "pe_array/array_edge"));
+    // The PE synthesized with another configuration package (one key switched off).
+    const auto pe_twin = [&](const Config& twin, const std::string& name) {
+      const std::string pkg = work.path + "/" + name + "_cfg_pkg.sv";
+      write_file(pkg, rtl::generate_cfg_pkg(twin));
+      Job j = pe;
+      j.sources[1] = pkg;
+      return own_figures(run_job(j, name, work.path, opt, &yosys_s).top(), lib);
+    };
     for (const VariantRule& v : map.variant_rules()) {
       Figures without = configured;
       if (v.variant == "no_reserve") {
@@ -408,21 +416,13 @@ SynthReport synthesize(const Config& cfg, const SynthOptions& opt) {
         if (cfg.zero_gating) {
           Config ungated = cfg;
           ungated.zero_gating = false;
-          const std::string pkg = work.path + "/ungated_cfg_pkg.sv";
-          write_file(pkg, rtl::generate_cfg_pkg(ungated));
-          Job j = pe;
-          j.sources[1] = pkg;
-          without = own_figures(run_job(j, "pe_ungated", work.path, opt, &yosys_s).top(), lib);
+          without = pe_twin(ungated, "pe_ungated");
         }
       } else if (v.variant == "no_operand_isolation") {
         if (cfg.operand_isolation) {
           Config plain = cfg;
           plain.operand_isolation = false;
-          const std::string pkg = work.path + "/no_isolation_cfg_pkg.sv";
-          write_file(pkg, rtl::generate_cfg_pkg(plain));
-          Job j = pe;
-          j.sources[1] = pkg;
-          without = own_figures(run_job(j, "pe_no_isolation", work.path, opt, &yosys_s).top(), lib);
+          without = pe_twin(plain, "pe_no_isolation");
         }
       } else {
         throw std::logic_error("block map: unknown PE variant " + v.variant);
