@@ -221,7 +221,8 @@ foreach(cfg small fornt16)
                              p_cx_last=${ic}.cx_last p_cy_last=${ic}.cy_last
                              p_kxc=${ic}.kxc_q p_n_kxc=${ic}.n_kxc_q p_kxcoff=${ic}.kxcoff_q
                              p_step_kxc=${ic}.step_kxc_q p_region_kxc=${ic}.region_kxc_q
-                             p_kxc_last=${ic}.kxc_last
+                             p_kxc_last=${ic}.kxc_last p_pack_w=${ic}.pack_w_q p_pack_r=${ic}.pack_r_q
+                             p_pack_jump=${ic}.pack_jump_q p_ox=${ic}.ox_q
                       REACH reach_all REACH_DEPTH 16)
   # With the kernel-column chunk loop (issue 17) the 1-induction step costs far more: small 249 s
   # and fornt16 623 s of CPU (25 min wall each with the 2 cores at load 10; 16 s and 47 s

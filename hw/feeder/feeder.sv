@@ -58,7 +58,7 @@ module feeder #(
   logic [PB-1:0]          pattern;  // the held word's chunk pattern (section 9.1: one shared mux)
   logic [CountBits-1:0]   ic_ox, pack_w;
   logic [PtrBits-1:0]     pack_jump;
-  logic [ThrBits-1:0]     pack_thr [PackWraps];
+  logic [PackWraps-1:0][ThrBits-1:0] pack_thr;  // packed: Yosys keeps it as registers without a warning
 
   // Selection stage (SEL) registers; the word itself is the SRAM's held output.
   logic                    sel_valid_q, sel_valid_d, sel_flush_q, sel_flush_d;

@@ -59,6 +59,8 @@ module index_counters_formal #(
   logic [PtrBits-1:0] p_joff, p_kyoff, p_coff, p_cxoff, p_cyoff, p_kxcoff;
   logic [PtrBits-1:0] p_step_cx, p_step_cy, p_step_c, p_step_ky, p_step_kxc;
   logic               p_last_j, p_ky_last, p_c_last, p_cx_last, p_cy_last, p_kxc_last;
+  logic [NB-1:0]      p_pack_w, p_pack_r, p_ox;  // pixel packing: off (assumed at the start)
+  logic [PtrBits-1:0] p_pack_jump;
 
   // count * step for a count of 0, 1 or 2 (loop counts are limited to 1..3, so every count and
   // every n - 1 is one of these): a multiplexer, no adder, so SAT never meets a product. A macro,
@@ -231,6 +233,8 @@ module index_counters_formal #(
                        p_region != '0 && p_region <= 16'(2 ** PtrBits) &&
                        (p_n_kxc == 16'd1 || p_region_kxc != '0) && p_region_kxc <= 16'(2 ** PtrBits));
       a_inv_kxc_last: assert (p_kxc_last == (p_kxc + 1'b1 >= p_n_kxc));
+      // No packing in this proof: the packing registers keep the zeros the start loaded.
+      a_inv_nopack: assert (p_pack_w == '0 && p_pack_r == '0 && p_pack_jump == '0 && p_ox == '0);
       a_inv_joff: assert ((p_joff & PtrBits'(B - 1)) == '0);
       // The RUN's bounds are the RUN registers' (n - 1) * step and their sums; they fit the buffer.
       a_inv_l: assert (l_ky_q == `IC_P(p_n_ky - 1'b1, p_step_ky) &&

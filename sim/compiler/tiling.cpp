@@ -204,10 +204,11 @@ std::string layout_problem(const Layer& l, TileLayout lay) {
   if (lay.flat && !one_by_one) {
     const int sx = lay.gather ? 1 : l.sx;  // buffer columns between two outputs
     const std::int64_t wt = std::int64_t(l.wo() - 1) * sx + l.extent_x();
-    if (std::int64_t(l.sy) * wt < std::int64_t(l.wo()) * sx)
+    const int rows_per_output = lay.skip_rows ? l.extent_y() : l.sy;  // buffer rows between output rows
+    if (std::int64_t(rows_per_output) * wt < std::int64_t(l.wo()) * sx)
       return fmt::format("flat_contexts needs the next output row to start no earlier than the row would continue: "
-                         "sy x Wt = {} x {} < Wo x sx = {} x {}",
-                         l.sy, wt, l.wo(), sx);
+                         "{} x Wt = {} x {} < Wo x sx = {} x {}",
+                         lay.skip_rows ? "skipped rows" : "sy", rows_per_output, wt, l.wo(), sx);
   }
   return "";
 }
@@ -215,10 +216,22 @@ std::string layout_problem(const Layer& l, TileLayout lay) {
 std::string pack_problem(const Layer& l, const hw::HwParams& hw, TileLayout lay) {
   if (!lay.flat || (l.kx == 1 && l.ky == 1)) return "";
   const std::uint32_t wraps = hw::pack_max_wraps(std::uint32_t(l.wo()), hw.rows);
-  if (wraps <= std::uint32_t(hw::kPackWraps)) return "";
-  return fmt::format("flat_contexts packs ROWS = {} pixels into rows of Wo = {}: a lane would pass {} row ends, the "
-                     "feeder compares {} (microarchitecture 9.2)",
-                     hw.rows, l.wo(), wraps, hw::kPackWraps);
+  if (wraps > std::uint32_t(hw::kPackWraps))
+    return fmt::format("flat_contexts packs ROWS = {} pixels into rows of Wo = {}: a lane would pass {} row ends, the "
+                       "feeder compares {} (microarchitecture 9.2)",
+                       hw.rows, l.wo(), wraps, hw::kPackWraps);
+  // The region is the widest context's, so a context with fewer wraps ends its region rows with
+  // words no lane needs. After the RUN's last useful word the feeder must finish those reads
+  // before the RUN completes (at least ROWS + 2*COLS cycles after its last MAC step), or the next
+  // LOAD into this buffer would meet them on the SRAM port (microarchitecture 12).
+  const TileWindow w = tile_window(l, hw, 1, 1, l.wo(), lay);
+  const std::int64_t slack_words = ceil_div(std::int64_t(wraps) * w.pack_jump, hw.bus_elems) + 1;
+  if (slack_words > std::int64_t(hw.rows) + 2 * std::int64_t(hw.cols))
+    return fmt::format("flat_contexts would end a packed RUN with up to {} words no lane needs ({} row jumps of {} "
+                       "elements), more than the ROWS + 2*COLS = {} cycles between its last MAC step and its end "
+                       "(microarchitecture 12)",
+                       slack_words, wraps, w.pack_jump, hw.rows + 2 * hw.cols);
+  return "";
 }
 
 TileWindow tile_window(const Layer& l, const hw::HwParams& hw, int tc, int th, int tw, TileLayout lay) {

@@ -106,7 +106,7 @@ void random_batch(int count, std::uint64_t seed, std::int64_t max_macs) {
       l.pt = std::min(l.pt, 1), l.pb = std::min(l.pb, 1), l.pl = std::min(l.pl, 1), l.pr = std::min(l.pr, 1);
       o.skip_rows = l.sy > 1 && i % 8 == 3;
       o.flat_contexts = l.sy == 1 || o.skip_rows;
-    } else if (i % 8 == 4) {
+    } else if (i % 8 == 4 && l.sy == 1) {
       o.flat_contexts = true;  // pixels packed across whole output rows (any kernel)
     }
     Program p;
