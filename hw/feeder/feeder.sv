@@ -58,7 +58,7 @@ module feeder #(
   logic [PB-1:0]          pattern;  // the held word's chunk pattern (section 9.1: one shared mux)
   logic [CountBits-1:0]   ic_ox, pack_w;
   logic [PtrBits-1:0]     pack_jump;
-  logic [PackWraps-1:0][ThrBits-1:0] pack_thr;  // packed: Yosys keeps it as registers without a warning
+  logic [PackWraps*ThrBits-1:0] pack_thr;  // threshold m+1 at [m*ThrBits +: ThrBits] (a flat vector: Yosys 0.23)
 
   // Selection stage (SEL) registers; the word itself is the SRAM's held output.
   logic                    sel_valid_q, sel_valid_d, sel_flush_q, sel_flush_d;
@@ -94,7 +94,7 @@ module feeder #(
 
   // Thresholds of the packing comparators, fixed during a RUN.
   always_comb begin
-    for (int m = 0; m < PackWraps; m++) pack_thr[m] = ThrBits'(m + 1) * ThrBits'(pack_w);
+    for (int m = 0; m < PackWraps; m++) pack_thr[m*ThrBits +: ThrBits] = ThrBits'(m + 1) * ThrBits'(pack_w);
   end
 
   // The feeder stalls when any lane needs the held word again; then the IC issues no read, the SEL
@@ -138,7 +138,7 @@ module feeder #(
       wraps = '0;
       if (pack_w != '0)
         for (int m = 0; m < PackWraps; m++)
-          if (ThrBits'(sel_ox_q) + ThrBits'(l) >= pack_thr[m]) wraps = wraps + 1'b1;
+          if (ThrBits'(sel_ox_q) + ThrBits'(l) >= pack_thr[m*ThrBits +: ThrBits]) wraps = wraps + 1'b1;
       local_off = LoBits'(l) * LoBits'(lane_stride) + LoBits'(wraps) * LoBits'(pack_jump);
       s = $signed({{(SwBits - BBits){sel_b_q[BBits-1]}}, sel_b_q}) + $signed(SwBits'(local_off));
       if (s >= SwHi) shift = ShiftBits'(SwHi);
