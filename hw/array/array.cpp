@@ -1,6 +1,6 @@
 // Wiring of the signal-level PE array: PE(r,c) takes a and the flags from PE(r,c-1) (column 0:
 // the row's feed register), w from PE(r-1,c) (row 0: the column's feed register), the reserve
-// chain from PE(r,c-1) (column 0: the preload skew line) and its row's shift.
+// chain from PE(r,c-1) (column 0: the preload skew line) and its row's shift and shift bank.
 #include "hw/array/array.h"
 
 #include "hw/common/protocol_error.h"
@@ -17,7 +17,7 @@ Array::Array(sc_core::sc_module_name name, const HwParams& p)
       acc_("acc", std::size_t(p.rows * p.cols)), feed_a_("feed_a", std::size_t(p.rows)),
       feed_w_("feed_w", std::size_t(p.cols)), feed_valid_("feed_valid", std::size_t(p.rows)),
       feed_swap_("feed_swap", std::size_t(p.rows)), feed_window_("feed_window", std::size_t(p.rows)),
-      shift_("shift", std::size_t(p.rows)), res_in_("res_in", std::size_t(p.rows)) {
+      shift_("shift", std::size_t(p.rows)), shift_bank_("shift_bank", std::size_t(p.rows)), res_in_("res_in", std::size_t(p.rows)) {
   const HwParams params = p;
   pe_.init(std::size_t(rows_ * cols_),
            [&params](const char* nm, std::size_t) { return new Pe(nm, params); });
@@ -43,6 +43,7 @@ Array::Array(sc_core::sc_module_name name, const HwParams& p)
       }
       pe.w_i(r == 0 ? feed_w_[std::size_t(c)] : w_[std::size_t(idx(r - 1, c))]);
       pe.shift_i(shift_[std::size_t(r)]);
+      pe.shift_bank_i(shift_bank_[std::size_t(r)]);
       pe.a_o(a_[self]);
       pe.w_o(w_[self]);
       pe.valid_o(valid_[self]);
@@ -98,6 +99,7 @@ void Array::comb() {
     feed_window_[i].write(edge_.feed_window(r));
     res_in_[i].write(edge_.res_in(r));
     shift_[i].write(edge_.shift(r));
+    shift_bank_[i].write(edge_.shift_bank(r));
     res_word_o[i].write(edge_.res_word()[r]);
   }
   for (int c = 0; c < cols_; ++c) feed_w_[std::size_t(c)].write(edge_.feed_w(c));

@@ -61,7 +61,7 @@ private:
   sc_core::sc_vector<sc_core::sc_signal<acc_t>> res_, acc_;
   // West edge per row, north edge per column.
   sc_core::sc_vector<sc_core::sc_signal<elem_t>> feed_a_, feed_w_;
-  sc_core::sc_vector<sc_core::sc_signal<bool>> feed_valid_, feed_swap_, feed_window_, shift_;
+  sc_core::sc_vector<sc_core::sc_signal<bool>> feed_valid_, feed_swap_, feed_window_, shift_, shift_bank_;
   sc_core::sc_vector<sc_core::sc_signal<acc_t>> res_in_;
 };
 

@@ -149,6 +149,7 @@ module array #(
   // -----------------------------------------------------------------------------------------------
   logic [Rows*Cols-1:0] pe_gated;
   logic [Rows-1:0]      shift /* verilator public_flat_rd */;
+  logic [Rows-1:0]      shift_bank /* verilator public_flat_rd */;
 
   for (genvar r = 0; r < Rows; r++) begin : gen_pe_row
     for (genvar c = 0; c < Cols; c++) begin : gen_pe_col
@@ -196,6 +197,7 @@ module array #(
         .window_i(window_in),
         .res_i   (res_chain_in),
         .shift_i (shift[r]),
+        .shift_bank_i(shift_bank[r]),
         .a_o     (a_out),
         .w_o     (w_out),
         .valid_o (valid_out),
@@ -223,15 +225,19 @@ module array #(
 
   // -----------------------------------------------------------------------------------------------
   // Row windows: a window flag in PE(r, COLS-1) starts COLS shifts of row r; wcnt_q[r] counts the
-  // shifts left after this cycle.
+  // shifts left after this cycle. nb_q[r] is the reserve bank of the next window to reach the
+  // row; the row shifts (and its PEs show on their chain) nb_q[r] with the flag, else the other.
   // -----------------------------------------------------------------------------------------------
   logic [Rows*ColBits-1:0] wcnt_q, wcnt_d;
+  logic [Rows-1:0]         nb_q, nb_d;
   logic [ColBits-1:0]      wcnt, wcnt_last, res_col;
 
   always_comb begin
     for (int unsigned r = 0; r < Rows; r++) begin
       wcnt = wcnt_q[r*ColBits +: ColBits];
       shift[r] = east_window[r] || (wcnt != '0);
+      shift_bank[r] = east_window[r] ? nb_q[r] : !nb_q[r];
+      nb_d[r] = east_window[r] ? !nb_q[r] : nb_q[r];
       if (east_window[r]) wcnt_d[r*ColBits +: ColBits] = ColBits'(Cols - 1);
       else if (wcnt != '0) wcnt_d[r*ColBits +: ColBits] = wcnt - ColBits'(1);
       else wcnt_d[r*ColBits +: ColBits] = '0;
@@ -246,8 +252,10 @@ module array #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       wcnt_q <= '0;
+      nb_q <= '0;
     end else begin
       wcnt_q <= wcnt_d;
+      nb_q <= nb_d;
     end
   end
 
@@ -321,31 +329,35 @@ module array #(
     flycol_pkg::check_range("array", "cols", Cols, flycol_pkg::CfgColsMin, flycol_pkg::CfgColsMax);
   end
 
-  // The issue rule (9.4), checked here because the array depends on it: a window or swap token at
-  // least 2*COLS cycles after the previous window token. gap_q counts cycles since the last window
-  // token, saturating at 2*COLS (the issue stage's gap_q); simulation only.
+  // The issue rule (9.4), checked here because the array depends on it: a window token at least
+  // COLS cycles after the previous window token, and a swap token at least 2*COLS after the one
+  // before that (for a window token the first rule implies it). gap_q, gap2_q count cycles since
+  // those two, saturating at 2*COLS; simulation only.
   localparam int unsigned GapBits = $clog2(2 * Cols + 1);
-  logic [GapBits-1:0] gap_q, gap_d;
+  logic [GapBits-1:0] gap_q, gap_d, gap2_q, gap2_d, gap_inc, gap2_inc;
 
   always_comb begin
-    if (tok_window_i) gap_d = GapBits'(1);
-    else if (gap_q < GapBits'(2 * Cols)) gap_d = gap_q + GapBits'(1);
-    else gap_d = gap_q;
+    gap_inc = (gap_q < GapBits'(2 * Cols)) ? gap_q + GapBits'(1) : gap_q;
+    gap2_inc = (gap2_q < GapBits'(2 * Cols)) ? gap2_q + GapBits'(1) : gap2_q;
+    gap_d = tok_window_i ? GapBits'(1) : gap_inc;
+    gap2_d = tok_window_i ? gap_inc : gap2_inc;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       gap_q <= GapBits'(2 * Cols);
+      gap2_q <= GapBits'(2 * Cols);
     end else begin
       gap_q <= gap_d;
+      gap2_q <= gap2_d;
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (rst_ni && tok_window_i && gap_q < GapBits'(2 * Cols))
-      $error("array: window token less than 2*COLS cycles after the previous one");
-    if (rst_ni && tok_swap_i && !tok_window_i && gap_q < GapBits'(2 * Cols))
-      $error("array: swap token less than 2*COLS cycles after the last window token");
+    if (rst_ni && tok_window_i && gap_q < GapBits'(Cols))
+      $error("array: window token less than COLS cycles after the previous one");
+    if (rst_ni && tok_swap_i && !tok_window_i && gap2_q < GapBits'(2 * Cols))
+      $error("array: swap token less than 2*COLS cycles after the window token before the last");
     for (int unsigned r = 0; r < Rows; r++) begin
       if (rst_ni && east_window[r] && wcnt_q[r*ColBits +: ColBits] != '0)
         $error("array: a window reaches row %0d while it is still shifting", r);

@@ -1,9 +1,10 @@
 // Fast PE-array model. Why it is exact: no PE reads another PE's accumulator, so the accumulator
 // matrix after a token sequence does not depend on when each PE saw each token; and the issue rule
-// (window and swap tokens at least 2*COLS cycles after a window token) means every PE of a row has
-// finished the previous window's shifts before it swaps again. So a swap can be done at issue time
-// on the whole matrix, and a window's result is fixed at issue time: the post-MAC accumulators for
-// a swap token, else the reserve registers, which hold the previous window's preload words.
+// (window tokens at least COLS cycles apart, so at least 2*COLS from one to the one after next;
+// swap-only tokens at least 2*COLS cycles after the window token before the last) means every PE of a row has finished a reserve bank's shifts
+// before it swaps that bank again. So a swap can be done at issue time on the whole matrix, and a
+// window's result is fixed at issue time: the post-MAC accumulators for a swap token, else the
+// window's reserve bank, which holds the preload words of the window two before.
 #include "hw/array/array_core.h"
 
 #include <algorithm>
@@ -72,9 +73,9 @@ ArrayCore::ArrayCore(const HwParams& p)
   if (cols_ < 1 || cols_ > kMaxCols) protocol_error("array", "cols out of range 1..64");
   // A window's snapshot lives from its issue cycle t until its last result (cycle
   // t+2*COLS+ROWS-1, filled into the output register one edge earlier); window tokens are at
-  // least 2*COLS apart.
-  max_windows_ = (2 * cols_ + rows_ - 2) / (2 * cols_) + 1;
-  nbuf_ = max_windows_ + 3;  // + accumulator, reserve, one spare
+  // least COLS apart.
+  max_windows_ = (2 * cols_ + rows_ - 2) / cols_ + 1;
+  nbuf_ = max_windows_ + 4;  // + accumulator, two reserve banks, one spare
   if (nbuf_ > kMaxBufs) protocol_error("array", "too many windows in flight for the model's ring");
   if (fp_) fpool_.assign(std::size_t(nbuf_) * std::size_t(ms_), 0.0f);
   else ipool_.assign(std::size_t(nbuf_) * std::size_t(ms_), 0);
@@ -87,12 +88,15 @@ void ArrayCore::reset() {
   std::fill(ipool_.begin(), ipool_.end(), 0);
   std::fill(std::begin(raw_nan_), std::end(raw_nan_), false);
   acc_buf_ = 0;
-  res_buf_ = 1;
+  res_buf_[0] = 1;
+  res_buf_[1] = 2;
+  bank_ = 0;
   nfree_ = 0;
-  for (int b = nbuf_ - 1; b >= 2; --b) free_[nfree_++] = b;
+  for (int b = nbuf_ - 1; b >= 3; --b) free_[nfree_++] = b;
   ring_head_ = ring_count_ = 0;
   cycle_q_ = 0;
-  since_win_q_ = 2 * cols_ + 1;
+  since_win_q_[0] = since_win_q_[1] = 2 * cols_ + 1;
+  last_bank_ = 1;
   pre_pop_q_ = res_valid_q_ = false;
   res_col_q_ = 0;
   std::fill(std::begin(res_word_q_), std::end(res_word_q_), acc_t(0));
@@ -112,9 +116,12 @@ void ArrayCore::eval(const Token* token, const acc_t* pre_word) {
   in_valid_ = any && token->valid;
   in_swap_ = any && token->swap;
   in_window_ = any && token->window;
-  if ((in_window_ || in_swap_) && since_win_q_ < 2 * cols_)
-    protocol_error("array", in_window_ ? "window token less than 2*COLS cycles after the previous one"
-                                       : "swap token less than 2*COLS cycles after the last window token");
+  // since_win_q_[bank_]: the window before the last (its bank is the one this token uses). For a
+  // window token the first rule implies the second.
+  if (in_window_ && since_win_q_[last_bank_] < cols_)
+    protocol_error("array", "window token less than COLS cycles after the previous one");
+  if (in_swap_ && !in_window_ && since_win_q_[bank_] < 2 * cols_)
+    protocol_error("array", "swap token less than 2*COLS cycles after the window token before the last");
   if (!in_valid_) return;
   if (fp_) {
     in_w_nonfinite_ = false;
@@ -144,17 +151,19 @@ int ArrayCore::alloc_buf() {
   return free_[--nfree_];
 }
 
-// The j-th preload word of a window ends up in column COLS-1-j of the reserve registers.
+// The j-th preload word of a window ends up in column COLS-1-j of its reserve bank.
 void ArrayCore::pop_preload() {
-  const int j = since_win_q_ - cols_ - 1;
+  const int bank = popping_bank();
+  const int j = since_win_q_[bank] - cols_ - 1;
   const int col = cols_ - 1 - j;
-  const std::size_t base = std::size_t(res_buf_) * std::size_t(ms_) + std::size_t(col);
+  const int buf = res_buf_[bank];
+  const std::size_t base = std::size_t(buf) * std::size_t(ms_) + std::size_t(col);
   if (fp_) {
     float* m = fpool_.data() + base;
     for (int r = 0; r < rows_; ++r) {
       const fp16::Bits h = fp16::Bits(in_pre_[r] & 0xFFFFu);
       m[std::size_t(r) * std::size_t(cols_)] = fp16::to_float(h);
-      raw_nan_[res_buf_] |= fp16::is_nan(h) && h != fp16::kCanonicalNaN;
+      raw_nan_[buf] |= fp16::is_nan(h) && h != fp16::kCanonicalNaN;
     }
   } else {
     std::int32_t* m = ipool_.data() + base;
@@ -233,23 +242,29 @@ void ArrayCore::tick() {
     gated_pin_q_ = slot;
     slot = 0;
   }
+  int& res = res_buf_[bank_];
   if (in_window_) {
-    const int snap = in_swap_ ? acc_buf_ : res_buf_;
-    if (in_swap_) acc_buf_ = res_buf_;
-    res_buf_ = alloc_buf();  // every element is rewritten by this window's COLS preload words
-    raw_nan_[res_buf_] = false;
+    const int snap = in_swap_ ? acc_buf_ : res;
+    if (in_swap_) acc_buf_ = res;
+    res = alloc_buf();  // every element is rewritten by this window's COLS preload words
+    raw_nan_[res] = false;
     if (ring_count_ == max_windows_ + 1) protocol_error("array", "result ring overflow");
     ring_[(ring_head_ + ring_count_) % kMaxBufs] = Window{cycle_q_, snap};
     ++ring_count_;
   } else if (in_swap_) {
-    std::swap(acc_buf_, res_buf_);
+    std::swap(acc_buf_, res);
   }
-  since_win_q_ = in_window_ ? 1 : std::min(since_win_q_ + 1, 2 * C + 1);
+  for (int b = 0; b < 2; ++b) since_win_q_[b] = std::min(since_win_q_[b] + 1, 2 * C + 1);
+  if (in_window_) {
+    since_win_q_[bank_] = 1;
+    last_bank_ = bank_;
+    bank_ = 1 - bank_;
+  }
   in_pop_ = in_valid_ = in_swap_ = in_window_ = false;
   ++cycle_q_;
 
   // Outputs of the new cycle.
-  pre_pop_q_ = since_win_q_ > C && since_win_q_ <= 2 * C;
+  pre_pop_q_ = popping_bank() >= 0;
   res_valid_q_ = false;
   res_col_q_ = 0;
   if (ring_count_ > 0) {

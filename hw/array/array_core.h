@@ -26,7 +26,8 @@ public:
 
   // This cycle's inputs: the issue decision (nullptr or !token->any(): none) and the preload word
   // (read only when pre_pop()). Latches them; repeatable within a cycle. Throws ProtocolError for a
-  // window or swap token less than 2*COLS cycles after the previous window token.
+  // token that breaks the window rule (section 9.4: a window token COLS cycles after the last window
+  // token, a swap-only token 2*COLS after the one before it).
   void eval(const Token* token, const acc_t* pre_word);
   // The clock edge: takes the preload word, applies the token to the matrix, advances the edge.
   void tick();
@@ -42,10 +43,16 @@ public:
   acc_t acc_bits(int r, int c) const;                       // accumulator of PE(r,c), for tests
 
 private:
-  static constexpr int kMaxBufs = 40;
+  static constexpr int kMaxBufs = 72;  // max_windows_ + 4 for 64 rows and one column
 
   int alloc_buf();
   void pop_preload();
+  // The bank whose window takes a preload word in this cycle, or -1 (windows' pops never overlap).
+  int popping_bank() const {
+    for (int b = 0; b < 2; ++b)
+      if (since_win_q_[b] > cols_ && since_win_q_[b] <= 2 * cols_) return b;
+    return -1;
+  }
   void mac_fp16();
   void mac_int();
   void schedule_gated();
@@ -56,13 +63,15 @@ private:
   int max_windows_, nbuf_;
 
   // Matrices (ROWS x COLS, row-major): half-in-float for fp16, int32 otherwise. Buffers rotate
-  // between the roles accumulator, reserve and result snapshot, so a swap copies nothing.
+  // between the roles accumulator, reserve bank and result snapshot, so a swap copies nothing.
   std::vector<float> fpool_;
   std::vector<std::int32_t> ipool_;
   bool raw_nan_[kMaxBufs]{};  // fp16: the buffer may hold a NaN from a preload that is not canonical
   int free_[kMaxBufs]{};
   int nfree_ = 0;
-  int acc_buf_ = 0, res_buf_ = 1;
+  int acc_buf_ = 0, res_buf_[2] = {1, 2};
+  int bank_ = 0;       // the bank of the next window token (and of a swap): window tokens since reset mod 2
+  int last_bank_ = 1;  // the bank of the last window token
 
   // Windows whose results are not yet all delivered, oldest first.
   struct Window {
@@ -73,7 +82,7 @@ private:
   int ring_head_ = 0, ring_count_ = 0;
 
   std::uint64_t cycle_q_ = 0;
-  int since_win_q_ = 0;  // cycles since the last window token, saturating at 2*COLS+1
+  int since_win_q_[2] = {0, 0};  // per bank: cycles since its last window token, saturating at 2*COLS+1
 
   // Registered outputs.
   bool pre_pop_q_ = false, res_valid_q_ = false;

@@ -32,10 +32,12 @@ void ArrayEdgeCore::reset() {
   }
   for (int c = 0; c < kMaxCols; ++c) std::fill(std::begin(cf_w_q_[c]), std::end(cf_w_q_[c]), elem_t(0));
   std::fill(std::begin(wcnt_q_), std::end(wcnt_q_), 0);
-  gap_q_ = 2 * cols_;
+  std::fill(std::begin(nb_q_), std::end(nb_q_), false);
+  gap_q_ = gap2_q_ = 2 * cols_;
   mac_tokens_q_ = 0;
   // The outputs of the reset state, before any eval().
   std::fill(std::begin(shift_), std::end(shift_), false);
+  std::fill(std::begin(shift_bank_), std::end(shift_bank_), true);  // not nb_q: the bank of no window yet
   std::fill(std::begin(res_in_), std::end(res_in_), acc_t(0));
   std::fill(std::begin(res_word_), std::end(res_word_), acc_t(0));
   res_col_ = 0;
@@ -59,7 +61,9 @@ void ArrayEdgeCore::eval_hold() {
   }
   for (int c = 0; c < kMaxCols; ++c) std::copy(std::begin(cf_w_q_[c]), std::end(cf_w_q_[c]), std::begin(cf_w_d_[c]));
   std::copy(std::begin(wcnt_q_), std::end(wcnt_q_), std::begin(wcnt_d_));
+  std::copy(std::begin(nb_q_), std::end(nb_q_), std::begin(nb_d_));
   gap_d_ = gap_q_;
+  gap2_d_ = gap2_q_;
   mac_tokens_d_ = mac_tokens_q_;
 }
 
@@ -67,12 +71,14 @@ void ArrayEdgeCore::eval(const In& in) {
   const Token& t = in.tok ? *in.tok : kNoToken;
   const int R = rows_, C = cols_;
 
-  // Issue rule (section 9.4), checked here because the array depends on it: every PE of a row
-  // must have finished the previous window's shifts before it swaps again.
-  if ((t.window || t.swap) && gap_q_ < 2 * C)
-    protocol_error("array", t.window ? "window token less than 2*COLS cycles after the previous one"
-                                     : "swap token less than 2*COLS cycles after the last window token");
+  // Issue rule (section 9.4), checked here because the array depends on it: a row's shifts of
+  // one window end before the next window's begin, and every PE of a row has finished a bank's
+  // shifts before it swaps that bank again (for window tokens the first implies the second).
+  if (t.window && gap_q_ < C) protocol_error("array", "window token less than COLS cycles after the previous one");
+  if (t.swap && !t.window && gap2_q_ < 2 * C)
+    protocol_error("array", "swap token less than 2*COLS cycles after the window token before the last");
   gap_d_ = t.window ? 1 : std::min(gap_q_ + 1, 2 * C);
+  gap2_d_ = t.window ? std::min(gap_q_ + 1, 2 * C) : std::min(gap2_q_ + 1, 2 * C);
   mac_tokens_d_ = mac_tokens_q_ + (t.valid ? 1u : 0u);
 
   // Issue register: operands load only with a MAC step (they are don't-care otherwise).
@@ -105,7 +111,9 @@ void ArrayEdgeCore::eval(const In& in) {
     const bool east = in.east_window[r];
     if (east && wcnt_q_[r] != 0) protocol_error("array", "a window reaches a row that is still shifting");
     shift_[r] = east || wcnt_q_[r] != 0;
+    shift_bank_[r] = east ? nb_q_[r] : !nb_q_[r];
     wcnt_d_[r] = east ? C - 1 : (wcnt_q_[r] != 0 ? wcnt_q_[r] - 1 : 0);
+    nb_d_[r] = east ? !nb_q_[r] : nb_q_[r];
   }
   const int last = R - 1;
   res_col_ = in.east_window[last] ? C - 1 : (wcnt_q_[last] != 0 ? wcnt_q_[last] - 1 : 0);
@@ -146,7 +154,9 @@ void ArrayEdgeCore::tick() {
   for (int r = 0; r < R - 1; ++r) std::copy(ds_d_[r], ds_d_[r] + (R - 1 - r), ds_q_[r]);
   for (int c = 1; c < C; ++c) std::copy(cf_w_d_[c], cf_w_d_[c] + c, cf_w_q_[c]);
   std::copy(wcnt_d_, wcnt_d_ + R, wcnt_q_);
+  std::copy(nb_d_, nb_d_ + R, nb_q_);
   gap_q_ = gap_d_;
+  gap2_q_ = gap2_d_;
   mac_tokens_q_ = mac_tokens_d_;
 }
 

@@ -23,9 +23,10 @@ public:
   };
 
   void reset();
-  // Outputs and next state of this cycle. Throws ProtocolError when a window or swap token comes
-  // less than 2*COLS cycles after the previous window token, or a window reaches the east edge of
-  // a row that is still shifting.
+  // Outputs and next state of this cycle. Throws ProtocolError when a window token comes less than
+  // COLS cycles after the previous window token, a swap-only token less than 2*COLS after the
+  // window token before the last, or a window reaches the
+  // east edge of a row that is still shifting.
   void eval(const In& in);
   void tick();
 
@@ -42,6 +43,8 @@ public:
   // North edge of column c (into PE(0,c)): the column-skewed weight.
   elem_t feed_w(int c) const { return c == 0 ? iss_w_q_[0] : cf_w_q_[c][c - 1]; }
   bool shift(int r) const { return shift_[r]; }
+  // The reserve bank row r shifts now (or shifted last): every PE of the row shows it on its chain.
+  bool shift_bank(int r) const { return shift_bank_[r]; }
   bool pre_pop() const { return shift_[0]; }
   bool res_valid() const { return shift_[rows_ - 1]; }
   int res_col() const { return res_col_; }
@@ -66,19 +69,21 @@ private:
   bool rf_window_q_[kMaxRows][kMaxRows]{}, rf_window_d_[kMaxRows][kMaxRows]{};
   // Column feed triangle: column c >= 1 has stages 0..c-1 (stage c-1 feeds PE(0,c)).
   elem_t cf_w_q_[kMaxCols][kMaxCols]{}, cf_w_d_[kMaxCols][kMaxCols]{};
-  // Per-row window counters: shifts left in the row's window after this cycle.
+  // Per-row window counters: shifts left in the row's window after this cycle; and the bank of the
+  // next window to reach the row's east edge.
   int wcnt_q_[kMaxRows]{}, wcnt_d_[kMaxRows]{};
+  bool nb_q_[kMaxRows]{}, nb_d_[kMaxRows]{};
   // Preload skew line: row r >= 1 has stages 0..r-1 (stage r-1 is the row's reserve chain input).
   acc_t sk_q_[kMaxRows][kMaxRows]{}, sk_d_[kMaxRows][kMaxRows]{};
   // Result de-skew: row r < ROWS-1 has stages 0..ROWS-2-r (the last one is res_word[r]).
   acc_t ds_q_[kMaxRows][kMaxRows]{}, ds_d_[kMaxRows][kMaxRows]{};
-  // Simulation-only check of the issue rule: cycles since the last window token, saturating at
-  // 2*COLS (the issue stage's gap_q).
-  int gap_q_ = 0, gap_d_ = 0;
+  // Simulation-only check of the issue rule: cycles since the last window token and since the one
+  // before it, saturating at 2*COLS (the issue stage's gap_q, gap2_q).
+  int gap_q_ = 0, gap_d_ = 0, gap2_q_ = 0, gap2_d_ = 0;
   std::uint64_t mac_tokens_q_ = 0, mac_tokens_d_ = 0;
 
   // Outputs of eval().
-  bool shift_[kMaxRows]{};
+  bool shift_[kMaxRows]{}, shift_bank_[kMaxRows]{};
   acc_t res_in_[kMaxRows]{};
   acc_t res_word_[kMaxRows]{};
   int res_col_ = 0;

@@ -1,5 +1,5 @@
-// SystemC wrapper of PeCore. Every output of the PE is a register, so the clocked process writes
-// them after the edge and no combinational process is needed.
+// SystemC wrapper of PeCore. Every output but res_o is a register, written by the clocked process
+// after the edge; res_o shows the bank the row selects, so it follows shift_bank_i as well.
 #include "hw/pe/pe.h"
 
 #include "hw/common/sc_clocked.h"
@@ -10,7 +10,11 @@ Pe::Pe(sc_core::sc_module_name name, const HwParams& p) : sc_core::sc_module(nam
   SC_METHOD(seq);
   sensitive << clk_i.pos();
   dont_initialize();
+  SC_METHOD(comb);
+  sensitive << shift_bank_i << state_changed_;
 }
+
+void Pe::comb() { res_o.write(core_.res_out(shift_bank_i.read() ? 1 : 0)); }
 
 void Pe::seq() {
   const bool ok = clock_core(*this, rst_ni.read(), core_, [&] {
@@ -22,6 +26,7 @@ void Pe::seq() {
     in.window = window_i.read();
     in.res_in = res_i.read();
     in.shift = shift_i.read();
+    in.shift_bank = shift_bank_i.read() ? 1 : 0;
     core_.eval(in);
     core_.tick();
   });
@@ -31,7 +36,7 @@ void Pe::seq() {
   valid_o.write(core_.valid_q());
   swap_o.write(core_.swap_q());
   window_o.write(core_.window_q());
-  res_o.write(core_.res_q());
+  state_changed_.notify(sc_core::SC_ZERO_TIME);
   acc_o.write(core_.acc_q());
 }
 

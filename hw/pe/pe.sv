@@ -1,5 +1,6 @@
 // Processing element (docs/microarchitecture.md, section 9.5), the RTL twin of PeCore
-// (hw/pe/pe_core.h): accumulator, reserve register (one link of the row's preload/result chain),
+// (hw/pe/pe_core.h): accumulator, two reserve registers (banks: links of the row's preload/result
+// chains) with the bank pointer,
 // pass-through registers of the systolic links, zero gating, operand isolation (hold registers in
 // front of the multiplier, Cfg.operand_isolation), and the arithmetic chosen by Cfg.arith.
 `include "flycol_assert.svh"
@@ -14,16 +15,17 @@ module pe #(
   input  logic [ElemBits-1:0] a_i,       // ifmap element from the west
   input  logic [ElemBits-1:0] w_i,       // weight from the north
   input  logic                valid_i,   // MAC step
-  input  logic                swap_i,    // swap accumulator and reserve after this step
-  input  logic                window_i,  // window flag, only passed on (the row's counter looks at column COLS-1)
+  input  logic                swap_i,    // swap accumulator and the current reserve bank after this step
+  input  logic                window_i,  // window flag: passed on, and moves the bank pointer to the other bank
   input  logic [AccBits-1:0]  res_i,     // reserve chain from the west (column 0: the row's preload input)
-  input  logic                shift_i,   // the row shifts its reserve chain this cycle (never with swap_i)
+  input  logic                shift_i,   // the row shifts a reserve chain this cycle (never the swapped bank)
+  input  logic                shift_bank_i,  // the bank the row shifts, and the one res_o shows
   output logic [ElemBits-1:0] a_o,       // registered a_i, to the east
   output logic [ElemBits-1:0] w_o,       // registered w_i, to the south
   output logic                valid_o,   // registered valid_i, to the east
   output logic                swap_o,    // registered swap_i, to the east
   output logic                window_o,  // registered window_i, to the east
-  output logic [AccBits-1:0]  res_o,     // reserve register, to the east (column COLS-1: the row's result)
+  output logic [AccBits-1:0]  res_o,     // reserve bank shift_bank_i, to the east (column COLS-1: the row's result)
   output logic [AccBits-1:0]  acc_o,     // accumulator, for tests and waveforms
   output logic                gated_o    // pulse: the MAC step of the previous cycle was gated (statistics, power)
 );
@@ -32,7 +34,8 @@ module pe #(
 
   logic [ElemBits-1:0] a_q, a_d, w_q, w_d;
   logic                valid_q, valid_d, swap_q, swap_d, window_q, window_d, gated_q, gated_d;
-  logic [AccBits-1:0]  acc_q, acc_d, res_q, res_d;
+  logic [AccBits-1:0]  acc_q, acc_d, res0_q, res0_d, res1_q, res1_d;
+  logic                bank_q, bank_d;  // the bank the next swap uses; toggles with every window flag
 
   // The arithmetic unit: acc_q + mul_a * mul_w, combinational (it closes the one-cycle accumulate
   // loop). Its operands are a_i, w_i on a step that computes; with operand isolation they are the
@@ -75,13 +78,20 @@ module pe #(
 
   always_comb begin
     m = compute ? mac_y : acc_q;
+    res0_d = res0_q;
+    res1_d = res1_q;
     if (swap_i) begin
-      acc_d = res_q;
-      res_d = m;
+      acc_d = bank_q ? res1_q : res0_q;
+      if (bank_q) res1_d = m;
+      else res0_d = m;
     end else begin
       acc_d = m;
-      res_d = shift_i ? res_i : res_q;
     end
+    if (shift_i) begin
+      if (shift_bank_i) res1_d = res_i;
+      else res0_d = res_i;
+    end
+    bank_d = window_i ? !bank_q : bank_q;
     gated_d = valid_i && gate;
     a_d = a_i;
     w_d = w_i;
@@ -119,7 +129,7 @@ module pe #(
   assign valid_o = valid_q;
   assign swap_o = swap_q;
   assign window_o = window_q;
-  assign res_o = res_q;
+  assign res_o = shift_bank_i ? res1_q : res0_q;
   assign acc_o = acc_q;
   assign gated_o = gated_q;
 
@@ -131,7 +141,9 @@ module pe #(
       swap_q <= 1'b0;
       window_q <= 1'b0;
       acc_q <= '0;
-      res_q <= '0;
+      res0_q <= '0;
+      res1_q <= '0;
+      bank_q <= 1'b0;
       gated_q <= 1'b0;
     end else begin
       a_q <= a_d;
@@ -140,7 +152,9 @@ module pe #(
       swap_q <= swap_d;
       window_q <= window_d;
       acc_q <= acc_d;
-      res_q <= res_d;
+      res0_q <= res0_d;
+      res1_q <= res1_d;
+      bank_q <= bank_d;
       gated_q <= gated_d;
     end
   end
@@ -159,11 +173,13 @@ module pe #(
 `endif
 
   // ---- Assertions (hw/common/flycol_assert.svh) ----
-  // The row's control never shifts and swaps in one cycle (section 4).
-  `FLYCOL_ASSERT_NEVER(NoSwapShift_A, swap_i && shift_i, clk_i, rst_ni)
-  // Without a MAC step or a swap the accumulator holds; without a swap or a shift, the reserve.
+  // The row's control never shifts the bank a swap uses in the same cycle (section 9.5).
+  `FLYCOL_ASSERT_NEVER(NoSwapShift_A, swap_i && shift_i && shift_bank_i == bank_q, clk_i, rst_ni)
+  // Without a MAC step or a swap the accumulator holds; without a swap or a shift, both banks;
+  // without a window flag, the bank pointer.
   `FLYCOL_ASSERT(AccHold_A, (!valid_i && !swap_i) |=> $stable(acc_o), clk_i, rst_ni)
-  `FLYCOL_ASSERT(ResHold_A, (!swap_i && !shift_i) |=> $stable(res_o), clk_i, rst_ni)
+  `FLYCOL_ASSERT(ResHold_A, (!swap_i && !shift_i) |=> $stable({res0_q, res1_q}), clk_i, rst_ni)
+  `FLYCOL_ASSERT(BankHold_A, !window_i |=> $stable(bank_q), clk_i, rst_ni)
   // A gated pulse follows a MAC step, and only with zero gating on.
   `FLYCOL_ASSERT(GatedAfterStep_A, gated_o |-> $past(valid_i) && Cfg.zero_gating != 0, clk_i, rst_ni)
   // Operand isolation: on a step that computes nothing the multiplier's operands do not change
@@ -175,6 +191,8 @@ module pe #(
   `FLYCOL_ASSERT_KNOWN(CtrlKnown_A, {valid_o, swap_o, window_o, gated_o}, clk_i, rst_ni)
   `FLYCOL_COVER(Swap_C, swap_i, clk_i, rst_ni)
   `FLYCOL_COVER(Shift_C, shift_i, clk_i, rst_ni)
+  // Short contexts: a swap on one bank while the row shifts the other.
+  `FLYCOL_COVER(SwapWhileShift_C, swap_i && shift_i, clk_i, rst_ni)
   `FLYCOL_COVER(Gated_C, gated_o, clk_i, rst_ni)
 
 endmodule

@@ -1,4 +1,4 @@
-// Processing element core: the accumulate/swap/shift rule of docs/microarchitecture.md 9.5 on raw
+// Processing element core: the accumulate/swap/shift rule (two reserve banks) of docs/microarchitecture.md 9.5 on raw
 // element and accumulator bits, with the same numerics functions as the golden convolution.
 #include "hw/pe/pe_core.h"
 
@@ -24,7 +24,9 @@ PeCore::PeCore(const HwParams& p)
 void PeCore::reset() {
   a_q_ = w_q_ = a_d_ = w_d_ = 0;
   valid_q_ = swap_q_ = window_q_ = valid_d_ = swap_d_ = window_d_ = false;
-  acc_q_ = res_q_ = acc_d_ = res_d_ = 0;
+  acc_q_ = acc_d_ = 0;
+  res_q_[0] = res_q_[1] = res_d_[0] = res_d_[1] = 0;
+  bank_q_ = bank_d_ = 0;
   macs_q_ = gated_q_ = macs_d_ = gated_d_ = 0;
 }
 
@@ -40,17 +42,21 @@ acc_t PeCore::mac(elem_t a, elem_t w, acc_t acc, bool& gated) const {
 }
 
 void PeCore::eval(const PeIn& in) {
-  if (in.swap && in.shift) protocol_error("pe", "swap and shift in the same cycle");
+  const int b = bank_q_;
+  if (in.swap && in.shift && in.shift_bank == b) protocol_error("pe", "swap and shift of one bank in the same cycle");
   const elem_t a = elem_t(in.a & elem_mask_), w = elem_t(in.w & elem_mask_);
   bool gated = false;
   const acc_t m = in.valid ? mac(a, w, acc_q_, gated) : acc_q_;
+  res_d_[0] = res_q_[0];
+  res_d_[1] = res_q_[1];
   if (in.swap) {
-    acc_d_ = res_q_;
-    res_d_ = m;
+    acc_d_ = res_q_[b];
+    res_d_[b] = m;
   } else {
     acc_d_ = m;
-    res_d_ = in.shift ? acc_t(in.res_in & acc_mask_) : res_q_;
   }
+  if (in.shift) res_d_[in.shift_bank & 1] = acc_t(in.res_in & acc_mask_);
+  bank_d_ = in.window ? 1 - b : b;
   a_d_ = a;
   w_d_ = w;
   valid_d_ = in.valid;
@@ -67,7 +73,9 @@ void PeCore::tick() {
   swap_q_ = swap_d_;
   window_q_ = window_d_;
   acc_q_ = acc_d_;
-  res_q_ = res_d_;
+  res_q_[0] = res_d_[0];
+  res_q_[1] = res_d_[1];
+  bank_q_ = bank_d_;
   macs_q_ = macs_d_;
   gated_q_ = gated_d_;
 }

@@ -1,6 +1,6 @@
 // Processing element core (docs/microarchitecture.md, section 9.5): one output-stationary PE with
-// its accumulator, its reserve register (a link of the row's preload/result shift chain) and the
-// pass-through registers of the systolic links. Register-transfer model of the RTL twin pe.sv.
+// its accumulator, two reserve registers (banks; links of the row's preload/result shift chains)
+// with the bank pointer, and the pass-through registers of the systolic links. Register-transfer model of the RTL twin pe.sv.
 #pragma once
 
 #include <cstdint>
@@ -10,12 +10,13 @@
 namespace flycol::hw {
 
 // Inputs of one cycle: from the west (a, the flags, the reserve chain) and the north (w), plus the
-// row's shift enable.
+// row's shift enable and the bank it shifts.
 struct PeIn {
   elem_t a = 0, w = 0;
   bool valid = false, swap = false, window = false;
   acc_t res_in = 0;
   bool shift = false;
+  int shift_bank = 0;  // 0 or 1: the bank the row shifts, and the one res_out() shows
 };
 
 class PeCore {
@@ -24,7 +25,7 @@ public:
 
   void reset();
   // Next state from the registers and `in`; repeatable within a cycle. Throws ProtocolError when
-  // swap and shift are both high.
+  // swap and a shift of the swapped bank are both high.
   void eval(const PeIn& in);
   void tick();
 
@@ -35,7 +36,10 @@ public:
   bool swap_q() const { return swap_q_; }
   bool window_q() const { return window_q_; }
   acc_t acc_q() const { return acc_q_; }
-  acc_t res_q() const { return res_q_; }
+  acc_t res_q(int bank) const { return res_q_[bank]; }
+  int bank_q() const { return bank_q_; }
+  // The reserve chain output to the east: the bank the row shifts (or shifted last).
+  acc_t res_out(int shift_bank) const { return res_q_[shift_bank]; }
 
   // Statistics: MAC steps seen (valid), and those of them that were gated (a zero operand while
   // zero gating is on; for integer arithmetic too, where gating only saves the multiplier).
@@ -53,7 +57,9 @@ private:
   elem_t a_q_ = 0, w_q_ = 0, a_d_ = 0, w_d_ = 0;
   bool valid_q_ = false, swap_q_ = false, window_q_ = false;
   bool valid_d_ = false, swap_d_ = false, window_d_ = false;
-  acc_t acc_q_ = 0, res_q_ = 0, acc_d_ = 0, res_d_ = 0;
+  acc_t acc_q_ = 0, acc_d_ = 0;
+  acc_t res_q_[2]{}, res_d_[2]{};
+  int bank_q_ = 0, bank_d_ = 0;
   std::uint64_t macs_q_ = 0, gated_q_ = 0, macs_d_ = 0, gated_d_ = 0;
 };
 

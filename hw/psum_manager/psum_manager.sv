@@ -43,6 +43,8 @@ module psum_manager #(
 );
 
   localparam int unsigned Depth = Cfg.psum_depth;
+  // Windows 0 .. 2 of a RUN (FILL, FILL, SWAP0) deliver no results (section 9.4).
+  localparam int unsigned FirstResultWindow = 3;
   localparam int unsigned Pqd = 2 * Cols;  // preload queue depth
   localparam int unsigned Rqd = flycol_pkg::ResultQueueDepth;
   localparam int unsigned RqBits = AddrBits + WordBits;  // result queue entry: {address, word}
@@ -65,7 +67,7 @@ module psum_manager #(
   // Preload side: window index and pop within it.
   logic [CtrBits-1:0]   pre_win_q, pre_win_d;
   logic [ColBits-1:0]   pre_j_q, pre_j_d;
-  // Result side: window index, word within it, and the context of window res_win - 2.
+  // Result side: window index, word within it, and the context of window res_win - 3.
   logic [CtrBits-1:0]   res_win_q, res_win_d;
   logic [CountBits-1:0] res_g_q, res_g_d, res_cy_q, res_cy_d, res_cx_q, res_cx_d;
   logic [ColBits-1:0]   res_j_q, res_j_d;
@@ -118,7 +120,7 @@ module psum_manager #(
 
   always_comb begin
     n_ctx_start = CtrBits'(run_n_kg_i) * CtrBits'(run_n_cy_i) * CtrBits'(run_n_cx_i);
-    n_windows = n_ctx_q + CtrBits'(2);
+    n_windows = n_ctx_q + CtrBits'(FirstResultWindow);
 
     active_d = active_q;
     preload_d = preload_q;
@@ -167,17 +169,18 @@ module psum_manager #(
     end
     pre_word_o = (pre_pop_i && active_q && take_sram && !pq_empty) ? pq_head : '0;
 
-    // Result side: window k delivers columns COLS-1 .. 0 of context k-2; windows 0 and 1 are dropped.
+    // Result side: window k delivers columns COLS-1 .. 0 of context k-3; windows 0, 1 and 2 (the
+    // two FILLs and SWAP0) are dropped.
     rq_push = 1'b0;
     rq_wdata = {res_addr, res_word_i};
     if (res_valid_i) begin
-      rq_push = res_win_q >= CtrBits'(2);
+      rq_push = res_win_q >= CtrBits'(FirstResultWindow);
       if (res_j_q != LastCol) begin
         res_j_d = res_j_q + 1'b1;
       end else begin
         res_j_d = '0;
         res_win_d = res_win_q + 1'b1;
-        if (res_win_q >= CtrBits'(2)) begin
+        if (res_win_q >= CtrBits'(FirstResultWindow)) begin
           // Next context in (g, cy, cx) order.
           if (({1'b0, res_cx_q} + 1'b1) < {1'b0, n_cx_q}) begin
             res_cx_d = res_cx_q + 1'b1;

@@ -110,7 +110,7 @@ void PsumManagerCore::eval(bool array_pre_pop, bool res_valid, int res_col, cons
   res_cx_d_ = res_cx_q_;
   res_j_d_ = res_j_q_;
   written_d_ = written_q_;
-  const std::uint32_t n_windows = n_ctx_q_ + 2;
+  const std::uint32_t n_windows = n_ctx_q_ + kFirstResultWindow;
 
   // Preload side: the array pops COLS words per window; windows 0 .. n_ctx-1 take P_k when preload.
   bool pop = false;
@@ -131,14 +131,15 @@ void PsumManagerCore::eval(bool array_pre_pop, bool res_valid, int res_col, cons
   }
   pq_.set_pop(pop);
 
-  // Result side: window k delivers columns COLS-1 .. 0 of context k-2; windows 0 and 1 are dropped.
+  // Result side: window k delivers columns COLS-1 .. 0 of context k-3; windows 0, 1 and 2 (the two
+  // FILLs and SWAP0) are dropped.
   bool push_result = false;
   if (res_valid) {
     if (!active_q_ || res_win_q_ >= n_windows) protocol_error(kBlock, "result word outside the RUN's windows");
     if (res_col != cols_ - 1 - res_j_q_)
       protocol_error(kBlock, "result column " + std::to_string(res_col) + " where " +
                                  std::to_string(cols_ - 1 - res_j_q_) + " was due");
-    if (res_win_q_ >= 2) {
+    if (res_win_q_ >= kFirstResultWindow) {
       Result r;
       r.addr = address(res_g_q_, res_col, res_cy_q_, res_cx_q_);
       for (int i = 0; i < rows_; ++i) r.e[i] = res_word[i];
@@ -150,7 +151,7 @@ void PsumManagerCore::eval(bool array_pre_pop, bool res_valid, int res_col, cons
     } else {
       res_j_d_ = 0;
       res_win_d_ = res_win_q_ + 1;
-      if (res_win_q_ >= 2) next_context(res_g_d_, res_cy_d_, res_cx_d_);
+      if (res_win_q_ >= kFirstResultWindow) next_context(res_g_d_, res_cy_d_, res_cx_d_);
     }
   }
   if (!push_result) rq_.set_push(false);

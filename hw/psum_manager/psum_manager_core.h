@@ -14,6 +14,10 @@ namespace flycol::hw {
 
 class PsumManagerCore {
 public:
+  // Windows 0 .. 2 of a RUN (FILL, FILL, SWAP0) deliver no results; window k >= 3 those of context
+  // k - 3 (docs/microarchitecture.md 9.4). A RUN has n_ctx + 3 windows.
+  static constexpr std::uint32_t kFirstResultWindow = 3;
+
   explicit PsumManagerCore(const HwParams& p);
   void reset();
 
@@ -82,7 +86,7 @@ private:
   // Preload side: window index and pop within it.
   std::uint32_t pre_win_q_ = 0;
   int pre_j_q_ = 0;
-  // Result side: window index, word within it, and the context of window res_win - 2.
+  // Result side: window index, word within it, and the context of window res_win - 3.
   std::uint32_t res_win_q_ = 0, res_g_q_ = 0, res_cy_q_ = 0, res_cx_q_ = 0;
   int res_j_q_ = 0;
   std::uint32_t written_q_ = 0;

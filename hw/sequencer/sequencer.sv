@@ -1,5 +1,5 @@
 // Sequencer, the EX engine's issue stage (docs/microarchitecture.md, sections 9.4 and 10): the
-// token of each cycle (FILL, SWAP0, MAC steps, last step of a context), the window rules and the
+// token of each cycle (FILL twice, SWAP0, MAC steps, last step of a context), the window rules and the
 // cycle class. The RTL twin of SequencerCore (hw/sequencer/sequencer_core.*), register for register.
 `include "flycol_assert.svh"
 
@@ -39,9 +39,9 @@ module sequencer #(
   // The core's RUN counters are uint32 (steps and contexts are products of three count fields,
   // wrapping like C++ unsigned arithmetic).
   localparam int unsigned CtrBits = 32;
-  // gap_q counts 1 .. 2*COLS and saturates.
-  localparam int unsigned GapBits = $clog2(2 * Cols + 1);
-  localparam logic [GapBits-1:0] GapFull = GapBits'(2 * Cols);
+  // gap_q counts 1 .. COLS and saturates (window tokens COLS apart; the two reserve banks).
+  localparam int unsigned GapBits = $clog2(Cols + 1);
+  localparam logic [GapBits-1:0] GapFull = GapBits'(Cols);
 
   typedef enum logic [2:0] {
     PhIdle  = 3'd0,
@@ -66,7 +66,7 @@ module sequencer #(
   logic [CtrBits-1:0] step_q, step_d;    // MAC step within the context
   logic [CtrBits-1:0] ctx_q, ctx_d;      // context of the RUN
   logic [CtrBits-1:0] win_q, win_d;      // window tokens issued in this RUN
-  logic [GapBits-1:0] gap_q, gap_d;      // cycles since the last window token, saturating at 2*COLS
+  logic [GapBits-1:0] gap_q, gap_d;      // cycles since the last window token, saturating at COLS
   // The RUN, loaded at start.
   logic               preload_q, preload_d;
   logic [CtrBits-1:0] steps_q, steps_d;  // L = n_c*n_ky*n_kx
@@ -102,11 +102,11 @@ module sequencer #(
     last_step = (step_q + 1'b1) == steps_q;
 
     case (phase_q)
-      PhFill: begin
+      PhFill: begin  // windows 0 and 1 fill reserve banks 0 and 1
         kind = KindPipeline;
         if (window_ok) begin
           issue_window = 1'b1;
-          phase_run = PhSwap0;
+          if (win_q != '0) phase_run = PhSwap0;
         end
       end
       PhSwap0: begin

@@ -10,7 +10,7 @@ SequencerCore::SequencerCore(const HwParams& p) : cols_(p.cols) { reset(); }
 void SequencerCore::reset() {
   phase_q_ = phase_d_ = Phase::idle;
   step_q_ = step_d_ = ctx_q_ = ctx_d_ = win_q_ = win_d_ = 0;
-  gap_q_ = gap_d_ = 2 * cols_;
+  gap_q_ = gap_d_ = cols_;
   start_pending_ = finish_ = false;
   out_ = Out{};
 }
@@ -27,9 +27,9 @@ const SequencerCore::Out& SequencerCore::eval(const In& in) {
   step_d_ = step_q_;
   ctx_d_ = ctx_q_;
   win_d_ = win_q_;
-  gap_d_ = gap_q_ < 2 * cols_ ? gap_q_ + 1 : gap_q_;
+  gap_d_ = gap_q_ < cols_ ? gap_q_ + 1 : gap_q_;
 
-  const bool window_ok = gap_q_ >= 2 * cols_ && (!needs_sram_preload(win_q_) || in.unclaimed >= cols_);
+  const bool window_ok = gap_q_ >= cols_ && (!needs_sram_preload(win_q_) || in.unclaimed >= cols_);
   auto issue_window = [&]() {
     out_.token_window = true;
     out_.claim = needs_sram_preload(win_q_);
@@ -40,11 +40,11 @@ const SequencerCore::Out& SequencerCore::eval(const In& in) {
   switch (phase_q_) {
     case Phase::idle:
       break;
-    case Phase::fill:
+    case Phase::fill:  // windows 0 and 1 fill reserve banks 0 and 1
       out_.kind = CycleKind::pipeline;
       if (window_ok) {
+        if (win_q_ != 0) phase_d_ = Phase::swap0;
         issue_window();
-        phase_d_ = Phase::swap0;
       }
       break;
     case Phase::swap0:
@@ -107,7 +107,7 @@ void SequencerCore::tick() {
     if (steps_per_ctx_ == 0 || n_ctx_ == 0) protocol_error("sequencer", "RUN with no steps or no contexts");
     phase_q_ = Phase::fill;
     step_q_ = ctx_q_ = win_q_ = 0;
-    gap_q_ = 2 * cols_;
+    gap_q_ = cols_;
     start_pending_ = false;
   }
   finish_ = false;

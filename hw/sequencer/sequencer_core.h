@@ -1,6 +1,6 @@
 // Sequencer core: the EX engine's issue stage (docs/microarchitecture.md, section 9.4). Each cycle
 // of a RUN it decides which token enters the PE array (FILL, SWAP0, a MAC step, or the last step
-// of a context), enforces the window rules (2*COLS cycles between window tokens, preload words
+// of a context), enforces the window rules (COLS cycles between window tokens, preload words
 // claimed before a window that needs them), and classifies every cycle it cannot issue.
 #pragma once
 
@@ -53,7 +53,7 @@ private:
   std::uint32_t step_q_ = 0, step_d_ = 0;
   std::uint32_t ctx_q_ = 0, ctx_d_ = 0;
   std::uint32_t win_q_ = 0, win_d_ = 0;   // window tokens issued in this RUN
-  int gap_q_ = 0, gap_d_ = 0;             // cycles since the last window token, saturating at 2*COLS
+  int gap_q_ = 0, gap_d_ = 0;             // cycles since the last window token, saturating at COLS
   bool start_pending_ = false;
   RunDesc start_run_;
   bool finish_ = false;

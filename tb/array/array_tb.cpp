@@ -1,14 +1,15 @@
 // Testbench of the PE array (docs/microarchitecture.md 9.4-9.6), one for all views: for several
 // sizes (square, tall, wide, 1x1) and all three arithmetics with zero gating on and off, random
-// token streams that obey the issue rules (FILL, SWAP0, contexts of random length ending in the
-// swap+window token, odd swap-only / MAC+window / window-only tokens, bubbles, the 2*COLS window
-// gap; operands reaching every fp16 corner and integer extreme, whole zero rows, garbage operands
-// on tokens without valid), a fresh random preload word every cycle and now and then a reset. The
+// token streams that obey the issue rules (FILL, FILL, SWAP0, contexts of random length, as short
+// as one step, ending in the swap+window token, odd swap-only / MAC+window / window-only tokens,
+// bubbles, window tokens COLS apart and swap-only tokens 2*COLS after the window before the last;
+// operands reaching every fp16 corner and integer extreme, whole zero rows, garbage operands on
+// tokens without valid), a fresh random preload word every cycle and now and then a reset. The
 // reference, written here (its MACs the golden model's, sharing no code with the PEs' fp16::mac or
 // the fast model's mac_row), is the array of the spec at issue-time granularity (accumulators and
-// reserve registers per PE, the edge timing formulas): every cycle pre_pop, res_valid and, while
+// two reserve banks per PE, the edge timing formulas): every cycle pre_pop, res_valid and, while
 // valid, the column and the word; after the stream every accumulator and the MAC/gated counters;
-// then a window token 2*COLS-1 cycles after the previous one must be refused.
+// then a window token COLS-1 cycles after the previous one must be refused.
 //   array_tb [--view core|sc|all] [--seed N] [--runs N] [--long]   ArrayCore (the accelerator's
 //         fast model) and the Array SC_MODULE (Pe modules and the edge), 18 array variants
 //   array_rtl_tb_<cfg> [--config FILE] [--seed N] [--runs N] [--long]   array.sv Verilated for one
@@ -141,22 +142,27 @@ public:
 
   void reset() {
     acc_.assign(std::size_t(R_ * C_), 0);
-    res_.assign(std::size_t(R_ * C_), 0);
+    for (int b = 0; b < 2; ++b) res_[b].assign(std::size_t(R_ * C_), 0);
     in_.assign(std::size_t(R_ * C_), 0);
     pops.clear();
     results.clear();
-    pop_left_ = 0;
+    filling_.clear();
+    bank_ = 0;
     macs = gated = 0;
   }
   acc_t acc(int r, int c) const { return acc_[idx(r, c)]; }
 
   // Cycle `t`: first the preload word on the bus (if this is a pop cycle), then the token.
   void cycle(std::uint64_t t, const Token& tok, const acc_t* bus) {
-    if (pop_left_ > 0 && t == pop_next_) {
-      const int col = C_ - 1 - (C_ - pop_left_);
+    if (!filling_.empty() && t == filling_.front().next) {
+      Fill& f = filling_.front();
+      const int col = C_ - 1 - (C_ - f.left);
       for (int r = 0; r < R_; ++r) in_[idx(r, col)] = p_.arithmetic == Arithmetic::fp16 ? (bus[r] & 0xFFFF) : bus[r];
-      ++pop_next_;
-      if (--pop_left_ == 0) res_ = in_;  // the window's preload now fills the reserve registers
+      ++f.next;
+      if (--f.left == 0) {  // the window's preload now fills its reserve bank
+        res_[f.bank] = in_;
+        filling_.pop_front();
+      }
     }
     if (!tok.any()) return;
     if (tok.valid) {
@@ -164,8 +170,9 @@ public:
       for (int r = 0; r < R_; ++r)
         for (int c = 0; c < C_; ++c) acc_[idx(r, c)] = mac(tok.a[r], tok.w[c], acc_[idx(r, c)]);
     }
+    std::vector<acc_t>& res = res_[bank_];
     if (tok.window) {
-      const std::vector<acc_t>& out = tok.swap ? acc_ : res_;
+      const std::vector<acc_t>& out = tok.swap ? acc_ : res;
       for (int j = 0; j < C_; ++j) {
         Expected e;
         e.cycle = t + std::uint64_t(C_ + R_ + j);
@@ -175,11 +182,11 @@ public:
         results.push_back(e);
         pops.push_back(t + std::uint64_t(C_ + 1 + j));
       }
-      if (tok.swap) acc_ = res_;
-      pop_next_ = t + std::uint64_t(C_ + 1);
-      pop_left_ = C_;
+      if (tok.swap) acc_ = res;
+      filling_.push_back(Fill{t + std::uint64_t(C_ + 1), C_, bank_});
+      bank_ = 1 - bank_;  // every window token moves to the other bank
     } else if (tok.swap) {
-      std::swap(acc_, res_);
+      std::swap(acc_, res);
     }
   }
 
@@ -200,9 +207,14 @@ private:
 
   HwParams p_;
   int R_, C_;
-  std::vector<acc_t> acc_, res_, in_;
-  std::uint64_t pop_next_ = 0;
-  int pop_left_ = 0;
+  std::vector<acc_t> acc_, res_[2], in_;
+  int bank_ = 0;  // the bank of the next window or swap
+  // Windows taking their preload words, oldest first (the next pop cycle, words left, the bank).
+  struct Fill {
+    std::uint64_t next;
+    int left, bank;
+  };
+  std::deque<Fill> filling_;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -242,6 +254,7 @@ void run_array(View& v, const Variant& var, std::uint64_t seed, int runs, bool r
   std::vector<Token> stream;
   for (int run = 0; run < runs; ++run) {
     stream.push_back(flag_token(false, true));  // FILL
+    stream.push_back(flag_token(false, true));  // FILL
     stream.push_back(flag_token(true, true));   // SWAP0
     const int n_ctx = gen.r.uniform(1, 5);
     for (int k = 0; k < n_ctx; ++k) {
@@ -261,7 +274,8 @@ void run_array(View& v, const Variant& var, std::uint64_t seed, int runs, bool r
   }
 
   std::size_t next = 0;
-  int gap = 1 << 20;  // cycles since the last window token, as the issue stage counts it
+  // Cycles since the last window token and since the one before, as the issue stage counts them.
+  int gap = 1 << 20, gap2 = 1 << 20;
   double p_bubble = 0.1;
   std::uint64_t t = 0, last_issue = 0;
   acc_t bus[kMaxRows]{};
@@ -270,7 +284,7 @@ void run_array(View& v, const Variant& var, std::uint64_t seed, int runs, bool r
     v.drive(Token{}, zero_word, false);
     v.edge();
     ref.reset();
-    gap = 1 << 20;
+    gap = gap2 = 1 << 20;
     ++fig.resets;
     ++t;
   };
@@ -315,7 +329,8 @@ void run_array(View& v, const Variant& var, std::uint64_t seed, int runs, bool r
     Token tok;
     if (next < stream.size()) {
       const Token& s = stream[next];
-      if (!((s.window || s.swap) && gap < 2 * C) && !gen.r.chance(p_bubble)) {
+      const bool held = (s.window && gap < C) || (s.swap && !s.window && gap2 < 2 * C);
+      if (!held && !gen.r.chance(p_bubble)) {
         tok = s;
         ++next;
         last_issue = t;
@@ -328,6 +343,7 @@ void run_array(View& v, const Variant& var, std::uint64_t seed, int runs, bool r
       for (int r = 0; r < R; ++r) tok.a[r] = elem_t(gen.r.bits(16));
       for (int c = 0; c < C; ++c) tok.w[c] = elem_t(gen.r.bits(16));
     }
+    gap2 = tok.window ? std::min(gap + 1, 1 << 20) : std::min(gap2 + 1, 1 << 20);
     gap = tok.window ? 1 : std::min(gap + 1, 1 << 20);
     // A fresh preload word every cycle: the array must take exactly the words of its pop cycles.
     for (int r = 0; r < R; ++r) bus[r] = gen.acc(p.arithmetic, var.special);
@@ -514,7 +530,7 @@ public:
     drive(w, zero, true);
     const bool twin_refused = !twin_error_.empty();  // ArrayEdgeCore's ProtocolError, as the RTL's
     twin_error_.clear();
-    fmt::print("array_rtl_tb: a window token 2*COLS-1 cycles after the last (the assertion below is expected):\n");
+    fmt::print("array_rtl_tb: a window token COLS-1 cycles after the last (the assertion below is expected):\n");
     tb::clock_edge(ctx_, *dut_);
 #ifdef FLYCOL_NETLIST
     return twin_refused;  // a netlist has no assertions (Yosys defines SYNTHESIS)
@@ -679,7 +695,7 @@ public:
       clk_.step();
       for (int i = 0; i < R_ + 2; ++i) clk_.step();  // the token reaches the edge register
     } catch (const sc_core::sc_report& e) {
-      return std::strstr(e.what(), "2*COLS") != nullptr;
+      return std::strstr(e.what(), "less than COLS cycles") != nullptr;
     }
     return false;
   }
@@ -695,13 +711,16 @@ private:
   std::uint64_t macs_base_ = 0, gated_base_ = 0;
 };
 
-// The issue rule on the bare cores: a window or swap token 2*COLS-1 cycles after a window token is
-// refused, 2*COLS cycles after it accepted (ArrayCore and ArrayEdgeCore).
+// The issue rule on the bare cores (ArrayCore and ArrayEdgeCore): a window token COLS-1 cycles
+// after a window token is refused, COLS cycles after it accepted; a swap-only token 2*COLS-1 cycles
+// after the window token before the last is refused, 2*COLS cycles after it accepted.
 void core_rule_checks(tb::MismatchLog& log) {
   HwParams p;
   p.rows = 3;
   p.cols = 4;
-  auto refuses = [&](bool fast, int gap, bool swap, bool window) {
+  const int C = p.cols;
+  // Window tokens in the cycles `windows`, then token `t` in cycle `at`: refused?
+  auto refuses = [&](bool fast, std::vector<int> windows, int at, bool swap, bool window) {
     Token w;
     w.window = true;
     Token t;
@@ -716,8 +735,9 @@ void core_rule_checks(tb::MismatchLog& log) {
     in.east_res = res;
     in.pre_word = pre;
     try {
-      for (int i = 0; i <= gap; ++i) {
-        const Token* tok = i == 0 ? &w : i == gap ? &t : nullptr;
+      for (int i = 0; i <= at; ++i) {
+        const bool win = std::find(windows.begin(), windows.end(), i) != windows.end();
+        const Token* tok = i == at ? &t : win ? &w : nullptr;
         if (fast) {
           core.eval(tok, pre);
           core.tick();
@@ -734,15 +754,16 @@ void core_rule_checks(tb::MismatchLog& log) {
   };
   for (int fast = 0; fast < 2; ++fast) {
     const char* who = fast ? "ArrayCore" : "ArrayEdgeCore";
-    for (int kind = 0; kind < 2; ++kind) {
-      const bool swap = kind == 1, window = kind == 0;
-      log.expect_true(refuses(fast, 2 * p.cols - 1, swap, window),
-                      fmt::format("{} accepts a {} token 2*COLS-1 cycles after a window token", who,
-                                  window ? "window" : "swap"));
-      log.expect_true(!refuses(fast, 2 * p.cols, swap, window),
-                      fmt::format("{} refuses a {} token 2*COLS cycles after a window token", who,
-                                  window ? "window" : "swap"));
-    }
+    log.expect_true(refuses(fast, {0}, C - 1, false, true),
+                    fmt::format("{} accepts a window token COLS-1 cycles after a window token", who));
+    log.expect_true(!refuses(fast, {0}, C, false, true),
+                    fmt::format("{} refuses a window token COLS cycles after a window token", who));
+    log.expect_true(!refuses(fast, {0}, C, true, true),
+                    fmt::format("{} refuses a swap+window token COLS cycles after a window token", who));
+    log.expect_true(refuses(fast, {0, C}, 2 * C - 1, true, false),
+                    fmt::format("{} accepts a swap token 2*COLS-1 cycles after the window token before the last", who));
+    log.expect_true(!refuses(fast, {0, C}, 2 * C, true, false),
+                    fmt::format("{} refuses a swap token 2*COLS cycles after the window token before the last", who));
   }
 }
 
@@ -778,9 +799,10 @@ std::vector<Variant> variants() {
 
 #endif
 
-// The gap rule, last act of a view: a window token 2*COLS-1 cycles after the previous one.
+// The gap rule, last act of a view: a window token COLS-1 cycles after the previous one.
 template <class View>
 void gap_check(View& v, const HwParams& p, tb::MismatchLog& log) {
+  if (p.cols < 2) return;  // one column: window tokens in consecutive cycles are allowed
   const acc_t zero[kMaxRows]{};
   Token w;
   w.window = true;
@@ -788,12 +810,12 @@ void gap_check(View& v, const HwParams& p, tb::MismatchLog& log) {
   v.edge();
   v.drive(w, zero, true);
   v.edge();
-  for (int i = 1; i < 2 * p.cols - 1; ++i) {
+  for (int i = 1; i < p.cols - 1; ++i) {
     v.drive(Token{}, zero, true);
     v.edge();
   }
   (void)v.fault();
-  log.expect_true(v.refuses_window(w), "a window token 2*COLS-1 cycles after the previous one was not refused");
+  log.expect_true(v.refuses_window(w), "a window token COLS-1 cycles after the previous one was not refused");
 }
 
 }  // namespace

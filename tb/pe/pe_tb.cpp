@@ -1,8 +1,8 @@
 // Testbench of the processing element (docs/microarchitecture.md 9.5), one for all three views:
-// random operands that reach every fp16 corner or integer extreme, random flags in phases of
-// random rates, resets; every output checked every cycle against a reference written here (its
-// MACs are the golden model's, sim/golden/fp16_exact.h and int_exact.h: no code of the PE's); then
-// swap and shift together must be refused. Built twice from this file (see hw/pe/CMakeLists.txt):
+// random operands that reach every fp16 corner or integer extreme, random flags and shift banks in
+// phases of random rates, resets; every output checked every cycle against a reference written here
+// (its MACs are the golden model's, sim/golden/fp16_exact.h and int_exact.h: no code of the PE's);
+// then a swap and a shift of the same reserve bank together must be refused. Built twice from this file (see hw/pe/CMakeLists.txt):
 //   pe_tb [--view core|sc] [--seed N] [--cycles N] [--long]   the C++ core and the SystemC module,
 //         each on fp16, int8 and int16 with zero gating on and off (200 k / 5 M cycles each)
 //   pe_rtl_tb_<cfg> [--config NAME|FILE] [--seed N] [--cycles N] [--long]   pe.sv Verilated for
@@ -110,7 +110,7 @@ public:
 struct PeOut {
   elem_t a = 0, w = 0;
   bool valid = false, swap = false, window = false;
-  acc_t res = 0, acc = 0;
+  acc_t res = 0, acc = 0;  // res: the chain output, the bank that shift_bank_i selects
   bool gated = false;  // the MAC step of the previous cycle was gated
 };
 
@@ -118,12 +118,22 @@ struct RefPe {
   explicit RefPe(const HwParams& hp) : p(hp) {}
   HwParams p;
   PeOut q;
+  acc_t res[2] = {0, 0};  // the reserve banks
+  int bank = 0;           // the bank the next swap uses
   std::uint64_t macs = 0, gated = 0;              // since the last reset, like the PE's counters
   std::uint64_t total_macs = 0, total_gated = 0;  // over the whole run
 
   void reset() {
     q = PeOut{};
+    res[0] = res[1] = 0;
+    bank = 0;
     macs = gated = 0;
+  }
+  // The outputs while shift_bank_i is `shift_bank` (res_o is the only one that is not a register).
+  PeOut out(int shift_bank) const {
+    PeOut o = q;
+    o.res = res[shift_bank];
+    return o;
   }
   std::int32_t sext(elem_t v) const {
     return p.arithmetic == Arithmetic::int8 ? std::int32_t(std::int8_t(v & 0xFF)) : std::int32_t(std::int16_t(v));
@@ -150,12 +160,13 @@ struct RefPe {
     }
     const acc_t res_in = is_fp ? (in.res_in & 0xFFFF) : in.res_in;
     if (in.swap) {
-      q.acc = q.res;
-      q.res = m;
+      q.acc = res[bank];
+      res[bank] = m;
     } else {
       q.acc = m;
-      if (in.shift) q.res = res_in;
     }
+    if (in.shift) res[in.shift_bank] = res_in;
+    if (in.window) bank = 1 - bank;
     q.a = ea;
     q.w = ew;
     q.valid = in.valid;
@@ -189,7 +200,7 @@ void compare(tb::MismatchLog& log, const PeOut& got, const PeOut& want) {
 }
 
 struct Figures {
-  std::uint64_t cycles = 0, macs = 0, gated = 0, swaps = 0, shifts = 0, resets = 0;
+  std::uint64_t cycles = 0, macs = 0, gated = 0, swaps = 0, shifts = 0, swap_shifts = 0, resets = 0;
 };
 
 template <class View>
@@ -199,13 +210,14 @@ void run_pe(View& v, const HwParams& p, std::uint64_t seed, std::uint64_t cycles
   RefPe ref(p);
   double p_valid = 0.9, p_swap = 0.05, p_shift = 0.3, p_zero = 0.0;
   int reset_left = 3;  // reset for the first 3 cycles, then now and then for one or two
+  int shift_bank = 0;  // shift_bank_i as driven last (res_o follows it)
   std::uint64_t c = 0;
   try {
     for (; c < cycles && log.errors() < std::uint64_t(tb::MismatchLog::kMaxReported); ++c) {
       log.at(c);
       // The outputs now are the registers of the cycle that ends at the next edge (unknown before
       // the first reset, which cycle 0 is).
-      if (c > 0) compare(log, v.out(), ref.q);
+      if (c > 0) compare(log, v.out(), ref.out(shift_bank));
       if (v.fault()) log.fail("an assertion fired");
       if (gen.r.uniform(0, 499) == 0) {  // a new phase of flag rates
         p_valid = gen.r.pick({0.0, 0.3, 0.9, 1.0});
@@ -222,29 +234,33 @@ void run_pe(View& v, const HwParams& p, std::uint64_t seed, std::uint64_t cycles
       in.valid = gen.r.chance(p_valid);
       in.swap = gen.r.chance(p_swap);
       in.window = gen.r.chance(0.1);
-      in.shift = !in.swap && gen.r.chance(p_shift);
+      in.shift_bank = gen.r.chance(0.5) ? 1 : 0;
+      // A swap and a shift together only on different banks (short contexts do that).
+      in.shift = !(in.swap && in.shift_bank == ref.bank) && gen.r.chance(p_shift);
+      shift_bank = in.shift_bank;
       in.res_in = gen.acc(p.arithmetic);
       const bool rst_n = reset_left == 0;
       v.drive(in, rst_n);
-      log.note("rst_n {} a {:#x} w {:#x} valid {} swap {} window {} shift {} res_i {:#x}", rst_n, in.a, in.w,
-               in.valid, in.swap, in.window, in.shift, in.res_in);
+      log.note("rst_n {} a {:#x} w {:#x} valid {} swap {} window {} shift {} shift_bank {} res_i {:#x}", rst_n,
+               in.a, in.w, in.valid, in.swap, in.window, in.shift, in.shift_bank, in.res_in);
       if (!rst_n) {
         --reset_left;
         ++fig.resets;
         ref.reset();
         if (View::kAsyncReset) {  // the registers clear while reset is held, before the edge
           v.settle();
-          compare(log, v.out(), ref.q);
+          compare(log, v.out(), ref.out(shift_bank));
         }
       } else {
         ref.step(in);
         fig.swaps += in.swap;
         fig.shifts += in.shift;
+        fig.swap_shifts += in.swap && in.shift;
       }
       v.edge();
     }
     log.at(c);
-    compare(log, v.out(), ref.q);
+    compare(log, v.out(), ref.out(shift_bank));
   } catch (const std::exception& e) {
     log.fail("exception: {}", e.what());
   }
@@ -281,6 +297,7 @@ public:
     dut_->window_i = in.window;
     dut_->res_i = in.res_in & acc_mask_;
     dut_->shift_i = in.shift;
+    dut_->shift_bank_i = in.shift_bank;
   }
   void settle() { dut_->eval(); }
   void edge() { dut_.edge(); }
@@ -298,14 +315,20 @@ public:
   }
   bool fault() { return dut_.fault(); }
   bool counters(std::uint64_t&, std::uint64_t&) const { return false; }  // gated_o is checked per cycle
+  // No window flag, so the bank pointer stays: one of the two cycles shifts the bank it swaps.
   bool refuses_swap_and_shift(tb::MismatchLog& log) {
     PeIn in;
     in.swap = in.shift = true;
-    drive(in, true);
-    settle();
-    fmt::print("pe_rtl_tb: swap and shift together (the assertion below is expected):\n");
-    edge();
-    return log.expect_true(dut_.fault(), "swap and shift together: no RTL assertion");
+    fmt::print("pe_rtl_tb: swap and shift of one bank together (the assertion below is expected):\n");
+    bool fired = false;
+    for (int b = 0; b < 2 && !fired; ++b) {
+      in.shift_bank = b;
+      drive(in, true);
+      settle();
+      edge();
+      fired = dut_.fault();
+    }
+    return log.expect_true(fired, "swap and shift of one bank together: no RTL assertion");
   }
 
 private:
@@ -337,7 +360,7 @@ public:
   }
   PeOut out() const {
     return PeOut{core_.a_q(), core_.w_q(), core_.valid_q(), core_.swap_q(), core_.window_q(),
-                 core_.res_q(), core_.acc_q(), gated_pulse_};
+                 core_.res_out(in_.shift_bank), core_.acc_q(), gated_pulse_};
   }
   bool fault() { return false; }
   bool counters(std::uint64_t& macs, std::uint64_t& gated) const {
@@ -346,10 +369,13 @@ public:
     return true;
   }
   bool refuses_swap_and_shift(tb::MismatchLog& log) {
-    PeCore fresh(p_);
+    PeCore fresh(p_);  // bank 0 after reset
     PeIn in;
     in.swap = in.shift = true;
-    return tb::expect_throw<ProtocolError>(log, "swap and shift together refused by PeCore",
+    in.shift_bank = 1;
+    fresh.eval(in);  // a swap on bank 0 while bank 1 shifts is allowed
+    in.shift_bank = 0;
+    return tb::expect_throw<ProtocolError>(log, "swap and shift of one bank together refused by PeCore",
                                            [&] { fresh.eval(in); }, "swap and shift");
   }
 
@@ -368,7 +394,7 @@ public:
     pe_.clk_i(clk_.clk());
     pe_.rst_ni(rst_n_);
     pe_.a_i(a_); pe_.w_i(w_); pe_.valid_i(valid_); pe_.swap_i(swap_); pe_.window_i(window_);
-    pe_.res_i(res_); pe_.shift_i(shift_);
+    pe_.res_i(res_); pe_.shift_i(shift_); pe_.shift_bank_i(shift_bank_);
     pe_.a_o(a_o_); pe_.w_o(w_o_); pe_.valid_o(valid_o_); pe_.swap_o(swap_o_); pe_.window_o(window_o_);
     pe_.res_o(res_o_); pe_.acc_o(acc_o_);
   }
@@ -376,7 +402,7 @@ public:
     rst_n_now_ = rst_n;  // the signal shows it only after the next update phase
     rst_n_.write(rst_n);
     a_.write(in.a); w_.write(in.w); valid_.write(in.valid); swap_.write(in.swap); window_.write(in.window);
-    res_.write(in.res_in); shift_.write(in.shift);
+    res_.write(in.res_in); shift_.write(in.shift); shift_bank_.write(in.shift_bank != 0);
   }
   void settle() { clk_.settle(); }
   void edge() {
@@ -398,9 +424,15 @@ public:
   bool refuses_swap_and_shift(tb::MismatchLog& log) {
     PeIn in;
     in.swap = in.shift = true;
-    drive(in, true);
-    return tb::expect_throw<sc_core::sc_report>(log, "swap and shift together refused by the Pe module",
-                                                [&] { clk_.step(); }, "swap and shift");
+    return tb::expect_throw<sc_core::sc_report>(log, "swap and shift of one bank together refused by the Pe module",
+                                                [&] {
+                                                  for (int b = 0; b < 2; ++b) {  // no window: the bank stays
+                                                    in.shift_bank = b;
+                                                    drive(in, true);
+                                                    clk_.step();
+                                                  }
+                                                },
+                                                "swap and shift");
   }
 
 private:
@@ -408,7 +440,7 @@ private:
   Pe pe_;
   sc_core::sc_signal<bool> rst_n_;
   sc_core::sc_signal<elem_t> a_, w_, a_o_, w_o_;
-  sc_core::sc_signal<bool> valid_, swap_, window_, shift_, valid_o_, swap_o_, window_o_;
+  sc_core::sc_signal<bool> valid_, swap_, window_, shift_, shift_bank_, valid_o_, swap_o_, window_o_;
   sc_core::sc_signal<acc_t> res_, res_o_, acc_o_;
   bool rst_n_now_ = false, gated_pulse_ = false;
 };
@@ -452,10 +484,10 @@ int main(int argc, char** argv) {
     run_pe(view, p, harness.seed(0), harness.count(), log, fig);
     if (log.ok()) view.refuses_swap_and_shift(log);
   });
-  return harness.finish(fmt::format("{} {} gating, {} isolation, {} cycles, {} MACs ({} gated), {} swaps, {} shifts, {} reset cycles",
+  return harness.finish(fmt::format("{} {} gating, {} isolation, {} cycles, {} MACs ({} gated), {} swaps, {} shifts ({} beside a swap of the other bank), {} reset cycles",
                                     arith_name(p.arithmetic), p.zero_gating ? "with" : "without",
                                     p.operand_isolation ? "with" : "without", fig.cycles, fig.macs,
-                                    fig.gated, fig.swaps, fig.shifts, fig.resets));
+                                    fig.gated, fig.swaps, fig.shifts, fig.swap_shifts, fig.resets));
 }
 
 #else
@@ -487,8 +519,10 @@ int sc_main(int argc, char* argv[]) {
   // The module's refusal stops the simulation, so it is checked once, after every variant ran.
   if (harness.sc() && harness.errors() == 0)
     harness.run("sc", [&](tb::MismatchLog& log) { sc_views[0]->refuses_swap_and_shift(log); });
-  return harness.finish(fmt::format("{} cycles, {} MACs ({} gated), {} swaps, {} shifts, {} reset cycles", fig.cycles,
-                                    fig.macs, fig.gated, fig.swaps, fig.shifts, fig.resets));
+  return harness.finish(fmt::format("{} cycles, {} MACs ({} gated), {} swaps, {} shifts ({} beside a swap of the "
+                                    "other bank), {} reset cycles",
+                                    fig.cycles, fig.macs, fig.gated, fig.swaps, fig.shifts, fig.swap_shifts,
+                                    fig.resets));
 }
 
 #endif

@@ -1,9 +1,9 @@
 // Testbench of the partial-sums manager (docs/microarchitecture.md, section 9.6, without the
 // skew/de-skew, which belong to the array), one for all views. The stimulus plays the issue stage
 // and the array: random RUNs (1..3 x 1..3 x 1..4 contexts, single-context RUNs, RUNs that fill the
-// psum buffer; with and without preload), window tokens at least 2*COLS apart with random extra
+// psum buffer; with and without preload), window tokens at least COLS apart with random extra
 // gaps and long stalls, claims only with COLS unclaimed words, preload pops and result words at
-// the datasheet's offsets after each window (junk results for the FILL and SWAP0 windows), junk
+// the datasheet's offsets after each window (junk results for the two FILL and the SWAP0 windows), junk
 // on every field without its strobe, resets in the middle of RUNs. The reference, written here:
 // the spec's preload queue, result queue and SRAM port rules (a result write first; else a
 // preload read while reads are left and count + inflight < 2*COLS) and the RUN's psum layout.
@@ -192,7 +192,8 @@ private:
   void one_run() {
     ++run_id_;
     const RunDesc run = random_run();
-    const std::uint32_t n_ctx = run.contexts(), n_windows = n_ctx + 2;
+    const std::uint32_t first = 3;  // spec 9.4: windows 0..2 (FILL, FILL, SWAP0) deliver no results
+    const std::uint32_t n_ctx = run.contexts(), n_windows = n_ctx + first;
     auto takes_sram = [&](std::uint32_t k) { return run.preload && k < n_ctx; };
     // A fresh image, and what it must become.
     std::vector<acc_t> initial(std::size_t(p_.psum_depth) * std::size_t(rows_));
@@ -207,7 +208,7 @@ private:
       for (int col = 0; col < cols_; ++col)
         for (int r = 0; r < rows_; ++r)
           expected[std::size_t(address(run, cols_, ctx, col) * rows_ + r)] =
-              result_value(run_id_, ctx + 2, col, r) & amask_;
+              result_value(run_id_, ctx + first, col, r) & amask_;
     static const int kLongStallPct[] = {0, 0, 5, 30};
     const int long_stall_pct = kLongStallPct[r_.uniform(0, 3)];
     const std::int64_t reset_after = r_.chance(0.03) ? r_.uniform(1, int(n_windows) * 2 * cols_ + rows_) : -1;
@@ -266,7 +267,7 @@ private:
           std::int64_t extra = 0;
           if (r_.uniform(0, 99) < long_stall_pct) extra = r_.uniform(0, 8 * cols_ + 20);
           else if (r_.chance(0.5)) extra = r_.uniform(1, 2 * cols_ + 3);
-          earliest = t + 2 * cols_ + extra;
+          earliest = t + cols_ + extra;
           dog.progress();
         } else {
           ++fig_.cov_claim_wait;
@@ -290,9 +291,9 @@ private:
           if (d.res_valid) log_.fail("bench bug: two results in one cycle");
           d.res_valid = true;
           d.res_col = cols_ - 1 - int(t - res0);
-          if (w.k >= 2)
+          if (w.k >= first)
             for (int r = 0; r < rows_; ++r) d.res_word[std::size_t(r)] = result_value(run_id_, w.k, d.res_col, r) & amask_;
-          push_res = w.k >= 2;
+          push_res = w.k >= first;
           fig_.results += push_res;
         }
       }

@@ -1,12 +1,12 @@
 // Testbench of the sequencer, the EX engine's issue stage (docs/microarchitecture.md, sections 9.4
 // and 10), one for all views: random RUNs (context lengths of one step, shorter than the window
-// spacing 2*COLS and longer; 1..6 contexts split over kg/cy/cx; preload or not), random
+// spacing COLS, between COLS and 2*COLS, and longer; 1..6 contexts split over kg/cy/cx; preload or not), random
 // lanes_ready/weight_ready stalls (scattered and bursty), a preload-queue model in place of the
 // partial-sums manager (claims remove COLS words COLS cycles later; refills at random rates), junk
 // on the RUN fields without start and on unclaimed_i outside preload RUNs, transient inputs before
 // the final ones of a cycle, resets in the middle of RUNs. The reference is the spec's token rules,
-// written here: FILL and SWAP0 windows, then L*n_ctx MAC steps with the last step of each context
-// a window, windows at least 2*COLS apart and (with preload) only with COLS unclaimed words; every
+// written here: two FILL windows and SWAP0, then L*n_ctx MAC steps with the last step of each
+// context a window, windows at least COLS apart and (with preload) only with COLS unclaimed words; every
 // cycle the token, pop, claim, busy and cycle class are checked, a cycle the rules allow a token in
 // must issue one, a stall-free RUN ends at the datasheet's cycle; then directed protocol errors.
 //   sequencer_tb [--view core|sc|all] [--seed N] [--runs N] [--cols N] [--long]   the C++ core and
@@ -147,7 +147,8 @@ private:
   // The RUN and its progress, from the tokens seen so far.
   RunDesc run_;
   std::uint32_t len_ = 1, n_ctx_ = 1;
-  bool active_ = false, fill_seen_ = false, swap0_seen_ = false;
+  bool active_ = false, swap0_seen_ = false;
+  int fills_seen_ = 0;  // FILL windows issued in this RUN (two: reserve banks 0 and 1)
   std::uint32_t macs_ = 0, windows_ = 0;
   std::int64_t last_window_ = 0, finish_at_ = -1, last_token_ = 0, reset_at_ = -1, run_start_ = 0;
   std::int64_t prev_run_last_window_ = -1000000;
@@ -177,11 +178,13 @@ private:
   void new_run() {
     run_ = RunDesc{};
     n_ctx_ = std::uint32_t(r_.uniform(1, 6));
-    // Context lengths: one step, shorter than the window spacing, and at least the spacing.
+    // Context lengths: one step, shorter than the window spacing COLS, up to 2*COLS (the spacing
+    // with one reserve bank), and longer.
     const int two_cols = 2 * cols_;
-    switch (r_.uniform(0, 2)) {
+    switch (r_.uniform(0, 3)) {
       case 0: len_ = 1; break;
-      case 1: len_ = std::uint32_t(two_cols > 2 ? r_.uniform(2, two_cols - 1) : 1); break;
+      case 1: len_ = std::uint32_t(cols_ > 2 ? r_.uniform(2, cols_ - 1) : 1); break;
+      case 2: len_ = std::uint32_t(r_.uniform(cols_, two_cols)); break;
       default: len_ = std::uint32_t(r_.uniform(two_cols, std::max(max_len_, two_cols + 8))); break;
     }
     split3(n_ctx_, run_.n_kg, run_.n_cy, run_.n_cx);
@@ -220,7 +223,7 @@ private:
     enum class Next { none, fill, swap0, mac, drain } next = Next::none;
     bool last = false;
     if (active_) {
-      if (!fill_seen_) next = Next::fill;
+      if (fills_seen_ < 2) next = Next::fill;
       else if (!swap0_seen_) next = Next::swap0;
       else if (macs_ < len_ * n_ctx_) {
         next = Next::mac;
@@ -232,7 +235,7 @@ private:
     const bool needs_sram = run_.preload && windows_ < n_ctx_;
     // The window spacing starts saturated at every RUN start (the spec: "starts saturated"), so
     // the first window of a RUN never waits for the previous RUN's last one.
-    const bool gap_ok = windows_ == 0 || t_ - last_window_ >= 2 * cols_;
+    const bool gap_ok = windows_ == 0 || t_ - last_window_ >= cols_;
     const bool pre_ok = !needs_sram || d.unclaimed >= cols_;
     const bool window_ok = gap_ok && pre_ok;
     bool allowed = false, want_v = false, want_s = false, want_w = false;
@@ -266,8 +269,8 @@ private:
         if (next == Next::none || next == Next::drain) log_.fail("token outside the RUN's token sequence {}", where);
         else if (o.valid && !(d.lanes && d.weight)) log_.fail("MAC step without lanes_ready/weight_ready {}", where);
         else if (o.window && !gap_ok)
-          log_.fail("window token only {} cycles after the previous one (< 2*COLS = {}) {}", t_ - last_window_,
-                    2 * cols_, where);
+          log_.fail("window token only {} cycles after the previous one (< COLS = {}) {}", t_ - last_window_,
+                    cols_, where);
         else if (o.window && !pre_ok)
           log_.fail("window needing SRAM preload with unclaimed = {} < COLS {}", d.unclaimed, where);
         else
@@ -289,17 +292,17 @@ private:
     if (issued && active_) {
       ++fig_.tokens;
       last_token_ = t_;
-      if (next == Next::fill) fill_seen_ = true;
+      if (next == Next::fill) ++fills_seen_;
       if (next == Next::swap0) swap0_seen_ = true;
       if (next == Next::mac && o.valid) ++macs_;
       if (o.window) {
-        if (windows_ == 0 && t_ - prev_run_last_window_ < 2 * cols_) ++fig_.short_gaps;
+        if (windows_ == 0 && t_ - prev_run_last_window_ < cols_) ++fig_.short_gaps;
         ++windows_;
         last_window_ = t_;
       }
       if (next == Next::mac && o.valid && macs_ == len_ * n_ctx_) {
         // Without stalls and preload the datasheet's latency holds exactly.
-        const std::int64_t span = std::max<std::int64_t>(len_, 2 * cols_);
+        const std::int64_t span = std::max<std::int64_t>(len_, cols_);
         const std::int64_t want = run_start_ + 1 + 2 * cols_ + std::int64_t(n_ctx_) * span;
         if (!run_.preload && lanes_src_.on == 1.0 && weight_src_.on == 1.0 && t_ != want)
           log_.fail("stall-free RUN issued its last step in cycle {}, expected {} {}", t_ - run_start_,
@@ -330,7 +333,7 @@ private:
     // RUN start and end over the edge.
     if (d.finish) {
       if (!active_ || macs_ != len_ * n_ctx_) log_.fail("the bench finished a RUN that was not drained {}", where);
-      log_.expect("window tokens of the RUN (n_ctx + 2)", windows_, n_ctx_ + 2);
+      log_.expect("window tokens of the RUN (n_ctx + 3)", windows_, n_ctx_ + 3);
       active_ = false;
       finish_at_ = -1;
       prev_run_last_window_ = last_window_;
@@ -339,7 +342,8 @@ private:
     if (d.start) {
       active_ = true;
       run_start_ = t_;
-      fill_seen_ = swap0_seen_ = false;
+      fills_seen_ = 0;
+      swap0_seen_ = false;
       macs_ = windows_ = 0;
       last_token_ = t_;
     }
@@ -551,7 +555,7 @@ HwParams width(int cols) {
 
 std::string figures(const Figures& f) {
   return fmt::format("{} RUNs (+{} cut by a reset), {} tokens, {} glitches, {} directed, {} cycles; classes mac {} "
-                     "feeder {} weight {} context {} pipeline {}; {} RUNs opened their first window < 2*COLS after "
+                     "feeder {} weight {} context {} pipeline {}; {} RUNs opened their first window < COLS after "
                      "the previous RUN's last",
                      f.runs, f.runs_reset, f.tokens, f.glitches, f.directed, f.cycles, f.kinds[1], f.kinds[2],
                      f.kinds[3], f.kinds[4], f.kinds[5], f.short_gaps);
