@@ -3,10 +3,74 @@
 #include "sim/analytic/run_timing.h"
 
 #include <algorithm>
+#include <deque>
+#include <memory>
 
 #include "hw/feeder/feeder_params.h"
 
 namespace flycol::analytic {
+
+namespace {
+
+// The partial-sums manager's side of a RUN with preload (docs/microarchitecture.md 9.6), cycle by
+// cycle from the RUN's first cycle: the preload queue (PQD words, one SRAM read per cycle, counted
+// two cycles after the read), the claims of window tokens, the array's pops, and result writes,
+// which win the single port. It answers when a window token that takes SRAM preload may go: the
+// first cycle, from a given one, with COLS unclaimed words. Windows are opened in time order, so
+// the model only ever steps forward.
+class PsumPort {
+public:
+  PsumPort(const hw::HwParams& p, std::uint64_t n_ctx)
+      : rows_(p.rows), cols_(p.cols), pqd_(2 * p.cols), n_ctx_(n_ctx),
+        reads_left_(n_ctx * std::uint64_t(p.cols)) {}
+
+  // Cycle of window token k: the first cycle from `earliest` it may go (COLS unclaimed words if it
+  // takes SRAM preload); the model records its claim, pops and result writes.
+  std::int64_t open_window(std::uint64_t k, std::int64_t earliest) {
+    advance_to(earliest);
+    const bool sram = k < n_ctx_;
+    while (sram && count_ - claimed_ < cols_) step();
+    const std::int64_t t = x_;
+    if (sram) {
+      claim_ = true;
+      pops_.push_back(t + cols_ + 1);  // pops in t+COLS+1 .. t+2*COLS
+    }
+    if (k >= 3) results_.push_back(t + cols_ + rows_);  // results in t+COLS+ROWS .. t+2*COLS+ROWS-1
+    return t;
+  }
+
+private:
+  void advance_to(std::int64_t x) {
+    while (x_ < x) step();
+  }
+  static bool in_window(std::deque<std::int64_t>& starts, std::int64_t x, int len) {
+    while (!starts.empty() && x >= starts.front() + len) starts.pop_front();
+    return !starts.empty() && x >= starts.front();
+  }
+  // One cycle x_ of PsumManagerCore's port rule, then the edge.
+  void step() {
+    const bool pop = in_window(pops_, x_, cols_);
+    const bool push = in_window(results_, x_, cols_);
+    const bool write = rq_ > 0;
+    const bool read = !write && reads_left_ > 0 && count_ + (inflight_ ? 1 : 0) < pqd_;
+    count_ += (inflight_ ? 1 : 0) - (pop ? 1 : 0);
+    claimed_ += (claim_ ? cols_ : 0) - (pop ? 1 : 0);
+    rq_ += (push ? 1 : 0) - (write ? 1 : 0);
+    inflight_ = read;
+    reads_left_ -= read ? 1 : 0;
+    claim_ = false;
+    ++x_;
+  }
+
+  int rows_, cols_, pqd_;
+  std::uint64_t n_ctx_, reads_left_;
+  std::int64_t x_ = 1;  // the cycle the state below is at the start of (the RUN's first is 1)
+  int count_ = 0, claimed_ = 0, rq_ = 0;
+  bool inflight_ = false, claim_ = false;
+  std::deque<std::int64_t> pops_, results_;  // first pop / result cycle of each window, oldest first
+};
+
+}  // namespace
 
 RunTimer::RunTimer(const hw::HwParams& p) : p_(p) {}
 
@@ -80,15 +144,26 @@ std::vector<RunTimer::RowShape> RunTimer::row_shapes(const hw::RunDesc& r, std::
 RunTiming RunTimer::compute(const hw::RunDesc& r) const {
   RunTiming out;
   const int B = p_.bus_elems, M = p_.m, FD = p_.lane_fifo_depth;
-  const std::int64_t window_gap = 2 * std::int64_t(p_.cols);
+  // Window tokens at least COLS apart (two reserve banks, section 9.4); a window's results leave
+  // the array's east edge from COLS+ROWS cycles after it, over COLS cycles.
+  const std::int64_t window_gap = std::int64_t(p_.cols);
   const std::uint64_t L = r.steps_per_context();
   const std::uint64_t n_ctx = r.contexts();
   const std::uint64_t E = L * n_ctx;  // elements per lane = MAC steps
 
-  // Issue stage: FILL in the RUN's first cycle (s + 1), later when it waits for the first
-  // COLS preload words (read one per cycle from s + 1, visible two cycles after the read).
-  const std::int64_t fill_tok = 1 + (r.preload ? std::int64_t(p_.cols) + 1 : 0);
-  const std::int64_t swap0 = fill_tok + window_gap;
+  // Issue stage: FILL, FILL, SWAP0 from the RUN's first cycle (s + 1), COLS apart; with preload a
+  // window that takes SRAM preload waits for COLS words in the preload queue (the port model).
+  std::unique_ptr<PsumPort> port;
+  if (r.preload) port = std::make_unique<PsumPort>(p_, n_ctx);
+  std::uint64_t n_windows = 0;
+  const auto open_window = [&](std::int64_t earliest) {
+    const std::int64_t t = port ? port->open_window(n_windows, earliest) : earliest;
+    ++n_windows;
+    return t;
+  };
+  const std::int64_t fill0 = open_window(1);
+  const std::int64_t fill1 = open_window(fill0 + window_gap);
+  const std::int64_t swap0 = open_window(fill1 + window_gap);
 
   // Region rows of the last (or only) chunk of a kernel row, and of the other chunks, per context
   // column ox (pixel packing: the lanes' offsets depend on it; one set without), made when needed.
@@ -108,7 +183,7 @@ RunTiming RunTimer::compute(const hw::RunDesc& r) const {
       std::int64_t t = std::max(last_issue + 1, avail);
       feeder_stall += std::uint64_t(t - (last_issue + 1));
       if ((e + 1) % L == 0) {  // the context's last step is a window token
-        const std::int64_t w = std::max(t, window + window_gap);
+        const std::int64_t w = open_window(std::max(t, window + window_gap));
         context_stall += std::uint64_t(w - t);
         t = w;
         window = t;
@@ -196,7 +271,7 @@ RunTiming RunTimer::compute(const hw::RunDesc& r) const {
   out.context_stall = context_stall;
   // Results of the last window leave the array's east edge 2*COLS cycles after the token, plus
   // ROWS-1 de-skew, and are written one cycle later: done at the last token + ROWS + 2*COLS.
-  const std::int64_t done = window + std::int64_t(p_.rows) + window_gap;
+  const std::int64_t done = window + std::int64_t(p_.rows) + 2 * std::int64_t(p_.cols);
   out.cycles = std::uint64_t(done);
   out.pipeline = std::uint64_t(swap0) + std::uint64_t(done - window);
   out.weight_reads = E;

@@ -246,7 +246,11 @@ std::vector<PlanCandidate> search_plans(const Layer& l, const Config& cfg, const
             const double steps = ctx / plan.tiles_c * l.c * l.ky * l.kx;
             const double len = double(tc) * l.ky * l.kx * factor;
             const double runs = double(l.n) * plan.tiles_h * plan.tiles_w * plan.tiles_k * plan.tiles_c;
-            const double compute = steps * factor + ctx * std::max(0.0, 2.0 * hw.cols - len) +
+            // A context takes at least COLS cycles (the window gap), 2*COLS with preload (the psum
+            // port reads and writes COLS words each): the first channel slice has no preload.
+            const double short_ctx = std::max(0.0, double(hw.cols) - len) / plan.tiles_c +
+                                     std::max(0.0, 2.0 * hw.cols - len) * (plan.tiles_c - 1) / plan.tiles_c;
+            const double compute = steps * factor + ctx * short_ctx +
                                    runs * (hw.rows + 4.0 * hw.cols + 1) +
                                    runs * (plan.tiles_c - 1) / plan.tiles_c * (hw.cols + 1);
             const double dram = double(c.traffic.total()) / bw;
