@@ -227,6 +227,25 @@ TEST_CASE("analytic model against SystemC: gathered strided 1 x ky layers", "[an
   fmt::print("gathered layers: {}\n", es.text());
 }
 
+// A gathered, packed layer whose last gathered beat holds the ifmap's last elements and the gap up
+// to the weights (the ifmap's 400 bytes end mid-beat): the beat is requested whole and is ifmap
+// traffic, 30 beats = 960 bytes (issue 17: SystemC's region counter kept only 944 of them).
+TEST_CASE("analytic model against SystemC: a gathered beat past the ifmap's end", "[analytic][sc]") {
+  const Config& cfg = default_config();
+  analytic::Model model(hardware_params(cfg), DramTiming::from(cfg));
+  ErrorStats es;
+  const Layer l = parse_layer_spec("N=1,C=10,H=2,W=10,K=2,ky=5,kx=1,sy=3,sx=3,dy=1,dx=1,pt=2,pb=2,pl=0,pr=0");
+  CompileOptions o;
+  o.gather_cols = true;
+  o.flat_contexts = true;
+  const Program p = compile_layer(l, cfg, o);
+  REQUIRE(p.plan.gather);
+  REQUIRE(p.plan.flat);
+  CHECK(program_traffic(p).ifmap == 960);
+  compare(p, make_random_operands(l, cfg.arithmetic, 1717), model, es);
+  fmt::print("gathered beat past the ifmap: {}\n", es.text());
+}
+
 TEST_CASE("analytic model against SystemC: ResNet-50 shapes from conv1 to res3", "[analytic][sc]") {
   resnet_shapes({"conv1", "res2", "res3"}, false);
 }
