@@ -114,7 +114,7 @@ public:
     // A gathered layer (kx = 1: one chunk) strides by 1: its region is the layout's.
     if (p_.plan.gather) r.region = region_width(l_, hw_, p_.plan.layout());
     // Pixel packing (flat contexts of a wider kernel): every chunk's region reaches the wraps' jumps.
-    const std::uint32_t pack_extra = std::uint32_t(win.region - std::int64_t(region_width(l_, hw_, p_.plan.layout())));
+    const std::uint32_t pack_extra = std::uint32_t(win.pack_extra);
     r.region += pack_extra;
     if (r.n_kxc > 1) r.region_kxc += pack_extra;
     r.pack_w = std::uint32_t(win.pack_w);

@@ -89,8 +89,8 @@ double feeder_factor(const Layer& l, const hw::HwParams& hw, const TileWindow& w
   // word offsets are approximated by the row's.
   const KernelChunks kc = kernel_chunks(l, hw);
   const int sx = lay.gather ? 1 : l.sx;  // a gathered tile strides by 1
-  // Pixel packing widens every chunk's region by the wraps' jumps (TileWindow::region).
-  const int pack_extra = int(win.region - std::int64_t(region_width(l, hw, lay)));
+  // Pixel packing widens every chunk's region by the wraps' jumps (TileWindow::pack_extra).
+  const int pack_extra = int(win.pack_extra);
   const int region_kc = (hw.rows - 1) * sx + (kc.kc - 1) * l.dx + 1 + pack_extra;
   const int region_last = (hw.rows - 1) * sx + (kc.last - 1) * l.dx + 1 + pack_extra;
   const auto hist = [&](std::int64_t step, std::int64_t count) {

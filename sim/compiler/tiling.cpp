@@ -253,7 +253,8 @@ TileWindow tile_window(const Layer& l, const hw::HwParams& hw, int tc, int th, i
     w.pack_r = hw.rows % tw;
     w.pack_jump = step_row - std::int64_t(tw) * sx;
     w.step_cx += std::int64_t(hw.rows / tw) * w.pack_jump;
-    w.region += std::int64_t(hw::pack_max_wraps(std::uint32_t(tw), hw.rows)) * w.pack_jump;
+    w.pack_extra = std::int64_t(hw::pack_max_wraps(std::uint32_t(tw), hw.rows)) * w.pack_jump;
+    w.region += w.pack_extra;
   }
   const std::int64_t plane = std::int64_t(w.ht) * w.wt;
   w.elems = tc * plane;

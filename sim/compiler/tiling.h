@@ -26,7 +26,8 @@ struct TileWindow {
   std::int64_t words = 0;       // SRAM words written: ceil((elems + tail) / B)
   // RUN fields that depend on the layout (pixel packing: flat contexts of a kernel wider than 1x1).
   std::int64_t step_cx = 0;     // ROWS*sx, plus (ROWS div Tw)*pack_jump when packed
-  std::int64_t region = 0;      // interest region: region_width(), plus the wraps' jumps when packed
+  std::int64_t region = 0;      // interest region: region_width() + pack_extra
+  std::int64_t pack_extra = 0;  // the wraps' jumps every packed chunk's region reaches (0: not packed)
   int pack_w = 0, pack_r = 0;   // packed row width Tw and ROWS mod Tw (0: not packed)
   std::int64_t pack_jump = 0;   // sy*Wt - Tw*sx: from a row's end to the next row's first pixel
 };

@@ -24,20 +24,8 @@ std::unique_ptr<DramModel> make_dram(const Program& prog, const std::vector<std:
                                      const DramTiming& timing) {
   auto d = std::make_unique<DramModel>(timing, image.size());
   d->write_bytes(0, image.data(), image.size());
-  d->add_region("ifmap", prog.dram.ifmap_base, prog.dram.ifmap_bytes);
-  d->add_region("weights", prog.dram.weights_base, prog.dram.weights_bytes);
-  d->add_region("ofmap", prog.dram.ofmap_base, prog.dram.ofmap_bytes);
+  add_tensor_regions(*d, prog);  // the per-tensor accounting of simulate_layer (sim/scsim/layer_sim.h)
   return d;
-}
-
-DramBytes bytes_of(const DramModel& d) {
-  DramBytes b;
-  b.ifmap = d.region("ifmap").bytes_read;
-  b.weights = d.region("weights").bytes_read;
-  b.psums_in = d.region("ofmap").bytes_read;
-  b.ofmap = d.region("ofmap").bytes_written;
-  b.total = d.stats().bytes_read + d.stats().bytes_written;
-  return b;
 }
 
 std::string req_text(const hw::MemReq& r) {
@@ -237,7 +225,7 @@ CosimResult run(const Program& prog, const ConvOperands& ops, const DramTiming& 
     res.sc.finished = env_sc.done && res.sc.error.empty() && env_sc.next_cmd == cmds.size();
     res.sc.cycles = env_sc.end_cycle;
     res.sc.outputs = extract_outputs(prog, env_sc.dram->bytes());
-    res.sc.dram = bytes_of(*env_sc.dram);
+    res.sc.dram = tensor_bytes(*env_sc.dram);
     res.sc.wall_seconds = wall_sc;
     res.sc_stats = sc->stats();
   }
@@ -246,7 +234,7 @@ CosimResult run(const Program& prog, const ConvOperands& ops, const DramTiming& 
     if (!env_rtl.done) res.rtl.error = "stopped after the first divergence";
     res.rtl.cycles = env_rtl.end_cycle;
     res.rtl.outputs = extract_outputs(prog, env_rtl.dram->bytes());
-    res.rtl.dram = bytes_of(*env_rtl.dram);
+    res.rtl.dram = tensor_bytes(*env_rtl.dram);
     res.rtl.wall_seconds = wall_rtl;
   }
   res.cycles_equal = opt.run_sc && opt.run_rtl && res.sc.finished && res.rtl.finished && res.sc.cycles == res.rtl.cycles;

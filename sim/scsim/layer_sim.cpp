@@ -3,24 +3,34 @@
 
 namespace flycol {
 
+void add_tensor_regions(DramModel& dram, const Program& prog) {
+  dram.add_region("ifmap", prog.dram.ifmap_base, prog.dram.weights_base - prog.dram.ifmap_base);
+  dram.add_region("weights", prog.dram.weights_base, prog.dram.weights_bytes);
+  dram.add_region("ofmap", prog.dram.ofmap_base, prog.dram.ofmap_bytes);
+}
+
+DramBytes tensor_bytes(const DramModel& dram) {
+  DramBytes b;
+  b.ifmap = dram.region("ifmap").bytes_read;
+  b.weights = dram.region("weights").bytes_read;
+  b.psums_in = dram.region("ofmap").bytes_read;
+  b.ofmap = dram.region("ofmap").bytes_written;
+  b.total = dram.stats().bytes_read + dram.stats().bytes_written;
+  return b;
+}
+
 LayerSimResult simulate_layer(ScSimulation& sim, const Program& prog, const ConvOperands& ops,
                               const DramTiming& timing, std::uint64_t watchdog_cycles) {
   const std::vector<std::uint8_t> image = build_dram_image(prog, ops);
   DramModel dram(timing, image.size());
   dram.write_bytes(0, image.data(), image.size());
-  dram.add_region("ifmap", prog.dram.ifmap_base, prog.dram.ifmap_bytes);
-  dram.add_region("weights", prog.dram.weights_base, prog.dram.weights_bytes);
-  dram.add_region("ofmap", prog.dram.ofmap_base, prog.dram.ofmap_bytes);
+  add_tensor_regions(dram, prog);
 
   LayerSimResult r;
   r.sim = sim.run(prog.commands, dram, watchdog_cycles);
   r.outputs = extract_outputs(prog, dram.bytes());
-  r.dram.ifmap = dram.region("ifmap").bytes_read;
-  r.dram.weights = dram.region("weights").bytes_read;
-  r.dram.psums_in = dram.region("ofmap").bytes_read;
-  r.dram.ofmap = dram.region("ofmap").bytes_written;
+  r.dram = tensor_bytes(dram);
   r.dram_stats = dram.stats();
-  r.dram.total = r.dram_stats.bytes_read + r.dram_stats.bytes_written;
   return r;
 }
 

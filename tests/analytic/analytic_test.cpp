@@ -17,6 +17,7 @@
 #include "sim/analytic/plan_choice.h"
 #include "sim/compiler/explicit_lowering.h"
 #include "sim/compiler/search.h"
+#include "sim/compiler/tiling.h"
 #include "sim/config/config_keys.h"
 #include "sim/network/network.h"
 #include "sim/scsim/layer_sim.h"
@@ -81,8 +82,10 @@ void compare(const Program& prog, const ConvOperands& ops, analytic::Model& mode
 }
 
 // Random layers with a mix of tilings: the compiler's heuristic in each loop order, the search's
-// best candidate, small forced tiles (channel slices, aligned rows), and one layer in four made
-// pointwise (1x1) with skipped rows and flat contexts.
+// best candidate, small forced tiles (channel slices, aligned rows), one layer in four made
+// pointwise (1x1) with skipped rows, flat contexts and gathered columns, and one in eight with
+// pixels packed across output rows (flat contexts of a wider kernel, any stride; half of them
+// 1 x ky kernels with gathered columns).
 void random_batch(int count, std::uint64_t seed, std::int64_t max_macs) {
   const Config& cfg = default_config();
   const hw::HwParams hw = hardware_params(cfg);
@@ -92,7 +95,7 @@ void random_batch(int count, std::uint64_t seed, std::int64_t max_macs) {
   lim.max_macs = max_macs;
   ErrorStats es;
   std::set<std::string> orders;
-  int aligned = 0, sliced = 0, packed = 0;
+  int aligned = 0, sliced = 0, packed = 0, strided_packed = 0, gathered = 0;
   int layouts = 0;
   while (es.programs < count) {
     Layer l = random_layer(rng, lim);
@@ -106,8 +109,19 @@ void random_batch(int count, std::uint64_t seed, std::int64_t max_macs) {
       l.pt = std::min(l.pt, 1), l.pb = std::min(l.pb, 1), l.pl = std::min(l.pl, 1), l.pr = std::min(l.pr, 1);
       o.skip_rows = l.sy > 1 && i % 8 == 3;
       o.flat_contexts = l.sy == 1 || o.skip_rows;
-    } else if (i % 8 == 4 && l.sy == 1) {
-      o.flat_contexts = true;  // pixels packed across whole output rows (any kernel)
+      o.gather_cols = l.sx >= 2 && l.sx <= hw::kMaxElemStep && i % 16 >= 8;  // and every sx-th column
+    } else if (i % 8 == 4) {
+      // Pixels packed across whole output rows (any kernel, any stride); every other time a
+      // kernel of one column (1 x ky), whose columns the DMA gathers when sx = 2..4. A layout the
+      // layer cannot take (rows too narrow to pack) falls back to the compiler's default.
+      if (i % 16 == 12) {
+        l.kx = 1;
+        l.dx = 1;
+        l.pl = std::min(l.pl, 1), l.pr = std::min(l.pr, 1);
+      }
+      const TileLayout lay{false, false, true, l.kx == 1 && l.sx >= 2 && l.sx <= hw::kMaxElemStep};
+      o.flat_contexts = layout_problem(l, lay).empty() && pack_problem(l, hw, lay).empty();
+      o.gather_cols = o.flat_contexts && lay.gather;
     }
     Program p;
     try {
@@ -129,15 +143,19 @@ void random_batch(int count, std::uint64_t seed, std::int64_t max_macs) {
     sliced += p.plan.tiles_c > 1;
     layouts += p.plan.skip_rows || p.plan.flat;
     packed += p.plan.flat && !(p.layer.kx == 1 && p.layer.ky == 1);
+    strided_packed += p.plan.flat && !(p.layer.kx == 1 && p.layer.ky == 1) && p.layer.sy > 1;
+    gathered += p.plan.gather;
     compare(p, make_random_operands(l, cfg.arithmetic, seed * 1000 + std::uint64_t(i)), model, es);
   }
   fmt::print("random layers (seed {}): {}; orders {}, {} with aligned rows, {} with skipped rows or flat contexts ({} "
-             "packed), {} with channel slices\n",
-             seed, es.text(), orders.size(), aligned, layouts, packed, sliced);
+             "packed, {} of them with sy > 1), {} with gathered columns, {} with channel slices\n",
+             seed, es.text(), orders.size(), aligned, layouts, packed, strided_packed, gathered, sliced);
   CHECK(orders.size() == loop_order_names().size());
   CHECK(aligned > 0);
   CHECK(layouts > 0);
   CHECK(packed > 0);
+  CHECK(strided_packed > 0);
+  CHECK(gathered > 0);
   CHECK(sliced > 0);
 }
 
@@ -225,6 +243,25 @@ TEST_CASE("analytic model against SystemC: gathered strided 1 x ky layers", "[an
     compare(p, make_random_operands(l, cfg.arithmetic, 4242 + std::uint64_t(i++)), model, es);
   }
   fmt::print("gathered layers: {}\n", es.text());
+}
+
+// A gathered, packed layer whose last gathered beat holds the ifmap's last elements and the gap up
+// to the weights (the ifmap's 400 bytes end mid-beat): the beat is requested whole and is ifmap
+// traffic, 30 beats = 960 bytes (issue 17: SystemC's region counter kept only 944 of them).
+TEST_CASE("analytic model against SystemC: a gathered beat past the ifmap's end", "[analytic][sc]") {
+  const Config& cfg = default_config();
+  analytic::Model model(hardware_params(cfg), DramTiming::from(cfg));
+  ErrorStats es;
+  const Layer l = parse_layer_spec("N=1,C=10,H=2,W=10,K=2,ky=5,kx=1,sy=3,sx=3,dy=1,dx=1,pt=2,pb=2,pl=0,pr=0");
+  CompileOptions o;
+  o.gather_cols = true;
+  o.flat_contexts = true;
+  const Program p = compile_layer(l, cfg, o);
+  REQUIRE(p.plan.gather);
+  REQUIRE(p.plan.flat);
+  CHECK(program_traffic(p).ifmap == 960);
+  compare(p, make_random_operands(l, cfg.arithmetic, 1717), model, es);
+  fmt::print("gathered beat past the ifmap: {}\n", es.text());
 }
 
 TEST_CASE("analytic model against SystemC: ResNet-50 shapes from conv1 to res3", "[analytic][sc]") {
