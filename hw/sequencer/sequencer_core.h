@@ -1,5 +1,5 @@
 // Sequencer core: the EX engine's issue stage (docs/microarchitecture.md, section 9.4). Each cycle
-// of a RUN it decides which token enters the PE array (FILL, SWAP0, a MAC step, or the last step
+// of a RUN it decides which token enters the PE array (FILL twice, SWAP0, a MAC step, or the last step
 // of a context), enforces the window rules (COLS cycles between window tokens, preload words
 // claimed before a window that needs them), and classifies every cycle it cannot issue.
 #pragma once

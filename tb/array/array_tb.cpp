@@ -396,16 +396,21 @@ public:
     for (PeCore& pe : pes_) pe.reset();
   }
   // The edge's outputs of this cycle (they do not depend on the token).
+  // The east column's chain output is the bank the edge selects (shift_bank, from the edge's
+  // registers and east_window only), so the edge is evaluated twice: once for shift_bank, once
+  // with the east outputs it selects (as the SystemC Array settles in a delta cycle).
   void eval_edge(const Token& tok, const acc_t* pre_word) {
     for (int r = 0; r < R_; ++r) {
       east_window_[r] = pe(r, C_ - 1).window_q();
-      east_res_[r] = pe(r, C_ - 1).res_q();
+      east_res_[r] = 0;
     }
     ArrayEdgeCore::In in;
     in.tok = &tok;
     in.pre_word = pre_word;
     in.east_window = east_window_;
     in.east_res = east_res_;
+    edge_.eval(in);
+    for (int r = 0; r < R_; ++r) east_res_[r] = pe(r, C_ - 1).res_out(edge_.shift_bank(r) ? 1 : 0);
     edge_.eval(in);
   }
   // The PEs' next state from the edge outputs and their neighbours' registers, then the edge.
@@ -425,10 +430,11 @@ public:
           in.valid = w.valid_q();
           in.swap = w.swap_q();
           in.window = w.window_q();
-          in.res_in = w.res_q();
+          in.res_in = w.res_out(edge_.shift_bank(r) ? 1 : 0);
         }
         in.w = r == 0 ? edge_.feed_w(c) : pe(r - 1, c).w_q();
         in.shift = edge_.shift(r);
+        in.shift_bank = edge_.shift_bank(r) ? 1 : 0;
         pe(r, c).eval(in);
       }
     edge_.tick();
@@ -568,6 +574,8 @@ private:
       if (bool(tb::get_elem(root->array__DOT__feed_window, r, 1)) != e.feed_window(r))
         diff(fmt::format("feed_window row {}", r));
       if (bool(tb::get_elem(root->array__DOT__shift, r, 1)) != e.shift(r)) diff(fmt::format("shift row {}", r));
+      if (bool(tb::get_elem(root->array__DOT__shift_bank, r, 1)) != e.shift_bank(r))
+        diff(fmt::format("shift_bank row {}", r));
       const auto res = std::uint32_t(tb::get_elem(root->array__DOT__res_in, r, aw_));
       if (res != (e.res_in(r) & amask)) diff(fmt::format("res_in row {}: {:#x}, twin {:#x}", r, res, e.res_in(r) & amask));
     }
