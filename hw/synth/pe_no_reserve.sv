@@ -1,6 +1,6 @@
-// pe_no_reserve: the PE with its reserve chain tied off (no swap, no shift, no preload, result
+// pe_no_reserve: the PE with its reserve chains tied off (no swap, no shift, no preload, result
 // unused), synthesized only by `flycol synth` (sim/synth): the PE's area minus this one's is what
-// the reserve registers cost. Not part of the design; not registered with flycol_rtl_sources().
+// the two reserve banks and their bank pointer cost. Not part of the design; not registered with flycol_rtl_sources().
 `include "flycol_assert.svh"
 
 module pe_no_reserve #(
@@ -35,6 +35,7 @@ module pe_no_reserve #(
     .window_i,
     .res_i   ('0),
     .shift_i (1'b0),
+    .shift_bank_i(1'b0),
     .a_o,
     .w_o,
     .valid_o,
