@@ -1,8 +1,8 @@
 // Fast PE-array model. Why it is exact: no PE reads another PE's accumulator, so the accumulator
 // matrix after a token sequence does not depend on when each PE saw each token; and the issue rule
 // (window tokens at least COLS cycles apart, so at least 2*COLS from one to the one after next;
-// swap-only tokens at least 2*COLS cycles after the window token before the last) means every PE of a row has finished a reserve bank's shifts
-// before it swaps that bank again. So a swap can be done at issue time on the whole matrix, and a
+// swap-only tokens at least 2*COLS cycles after the window token before the last) means every PE
+// of a row has finished a reserve bank's shifts before it swaps that bank again. So a swap can be done at issue time on the whole matrix, and a
 // window's result is fixed at issue time: the post-MAC accumulators for a swap token, else the
 // window's reserve bank, which holds the preload words of the window two before.
 #include "hw/array/array_core.h"
@@ -96,7 +96,6 @@ void ArrayCore::reset() {
   ring_head_ = ring_count_ = 0;
   cycle_q_ = 0;
   since_win_q_[0] = since_win_q_[1] = 2 * cols_ + 1;
-  last_bank_ = 1;
   pre_pop_q_ = res_valid_q_ = false;
   res_col_q_ = 0;
   std::fill(std::begin(res_word_q_), std::end(res_word_q_), acc_t(0));
@@ -116,9 +115,9 @@ void ArrayCore::eval(const Token* token, const acc_t* pre_word) {
   in_valid_ = any && token->valid;
   in_swap_ = any && token->swap;
   in_window_ = any && token->window;
-  // since_win_q_[bank_]: the window before the last (its bank is the one this token uses). For a
-  // window token the first rule implies the second.
-  if (in_window_ && since_win_q_[last_bank_] < cols_)
+  // since_win_q_[1 - bank_]: the last window token; since_win_q_[bank_]: the one before it (its
+  // bank is the one this token uses). For a window token the first rule implies the second.
+  if (in_window_ && since_win_q_[1 - bank_] < cols_)
     protocol_error("array", "window token less than COLS cycles after the previous one");
   if (in_swap_ && !in_window_ && since_win_q_[bank_] < 2 * cols_)
     protocol_error("array", "swap token less than 2*COLS cycles after the window token before the last");
@@ -257,7 +256,6 @@ void ArrayCore::tick() {
   for (int b = 0; b < 2; ++b) since_win_q_[b] = std::min(since_win_q_[b] + 1, 2 * C + 1);
   if (in_window_) {
     since_win_q_[bank_] = 1;
-    last_bank_ = bank_;
     bank_ = 1 - bank_;
   }
   in_pop_ = in_valid_ = in_swap_ = in_window_ = false;

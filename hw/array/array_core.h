@@ -70,8 +70,7 @@ private:
   int free_[kMaxBufs]{};
   int nfree_ = 0;
   int acc_buf_ = 0, res_buf_[2] = {1, 2};
-  int bank_ = 0;       // the bank of the next window token (and of a swap): window tokens since reset mod 2
-  int last_bank_ = 1;  // the bank of the last window token
+  int bank_ = 0;  // the bank of the next window token (and of a swap): window tokens since reset mod 2
 
   // Windows whose results are not yet all delivered, oldest first.
   struct Window {

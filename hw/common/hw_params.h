@@ -29,6 +29,9 @@ inline constexpr int kMaxLaneFifo = 64;
 // Fixed depths of the spec (docs/microarchitecture.md, section 3).
 inline constexpr int kWeightFifoDepth = 4;
 inline constexpr int kResultQueueDepth = 2;
+// Windows 0 .. 2 of a RUN (FILL, FILL, SWAP0) deliver no results; window k >= 3 delivers those of
+// context k - 3, and a RUN has n_ctx + 3 windows (docs/microarchitecture.md 9.4).
+inline constexpr int kFirstResultWindow = 3;
 inline constexpr int kChunkQueueDepth = 32;  // outstanding reads per DMA engine: covers the DRAM bandwidth-delay product
 inline constexpr int kBeatBytes = 32;
 inline constexpr int kCmdQueueDepth = 2;

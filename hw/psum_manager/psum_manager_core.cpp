@@ -110,7 +110,7 @@ void PsumManagerCore::eval(bool array_pre_pop, bool res_valid, int res_col, cons
   res_cx_d_ = res_cx_q_;
   res_j_d_ = res_j_q_;
   written_d_ = written_q_;
-  const std::uint32_t n_windows = n_ctx_q_ + kFirstResultWindow;
+  const std::uint32_t n_windows = n_ctx_q_ + std::uint32_t(kFirstResultWindow);
 
   // Preload side: the array pops COLS words per window; windows 0 .. n_ctx-1 take P_k when preload.
   bool pop = false;
@@ -139,7 +139,7 @@ void PsumManagerCore::eval(bool array_pre_pop, bool res_valid, int res_col, cons
     if (res_col != cols_ - 1 - res_j_q_)
       protocol_error(kBlock, "result column " + std::to_string(res_col) + " where " +
                                  std::to_string(cols_ - 1 - res_j_q_) + " was due");
-    if (res_win_q_ >= kFirstResultWindow) {
+    if (res_win_q_ >= std::uint32_t(kFirstResultWindow)) {
       Result r;
       r.addr = address(res_g_q_, res_col, res_cy_q_, res_cx_q_);
       for (int i = 0; i < rows_; ++i) r.e[i] = res_word[i];
@@ -151,7 +151,7 @@ void PsumManagerCore::eval(bool array_pre_pop, bool res_valid, int res_col, cons
     } else {
       res_j_d_ = 0;
       res_win_d_ = res_win_q_ + 1;
-      if (res_win_q_ >= kFirstResultWindow) next_context(res_g_d_, res_cy_d_, res_cx_d_);
+      if (res_win_q_ >= std::uint32_t(kFirstResultWindow)) next_context(res_g_d_, res_cy_d_, res_cx_d_);
     }
   }
   if (!push_result) rq_.set_push(false);

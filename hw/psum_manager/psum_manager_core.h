@@ -14,10 +14,6 @@ namespace flycol::hw {
 
 class PsumManagerCore {
 public:
-  // Windows 0 .. 2 of a RUN (FILL, FILL, SWAP0) deliver no results; window k >= 3 those of context
-  // k - 3 (docs/microarchitecture.md 9.4). A RUN has n_ctx + 3 windows.
-  static constexpr std::uint32_t kFirstResultWindow = 3;
-
   explicit PsumManagerCore(const HwParams& p);
   void reset();
 

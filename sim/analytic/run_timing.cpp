@@ -21,7 +21,7 @@ namespace {
 class PsumPort {
 public:
   PsumPort(const hw::HwParams& p, std::uint64_t n_ctx)
-      : rows_(p.rows), cols_(p.cols), pqd_(2 * p.cols), n_ctx_(n_ctx),
+      : rows_(p.rows), cols_(p.cols), pqd_(p.preload_queue_depth()), n_ctx_(n_ctx),
         reads_left_(n_ctx * std::uint64_t(p.cols)) {}
 
   // Cycle of window token k: the first cycle from `earliest` it may go (COLS unclaimed words if it
@@ -35,7 +35,7 @@ public:
       claim_ = true;
       pops_.push_back(t + cols_ + 1);  // pops in t+COLS+1 .. t+2*COLS
     }
-    if (k >= 3) results_.push_back(t + cols_ + rows_);  // results in t+COLS+ROWS .. t+2*COLS+ROWS-1
+    if (k >= std::uint64_t(hw::kFirstResultWindow)) results_.push_back(t + cols_ + rows_);  // results in t+COLS+ROWS .. t+2*COLS+ROWS-1
     return t;
   }
 
