@@ -36,9 +36,7 @@ public:
   bool swap_q() const { return swap_q_; }
   bool window_q() const { return window_q_; }
   acc_t acc_q() const { return acc_q_; }
-  acc_t res_q(int bank) const { return res_q_[bank]; }
-  int bank_q() const { return bank_q_; }
-  // The reserve chain output to the east: the bank the row shifts (or shifted last).
+  // The reserve chain output to the east: bank `shift_bank` (the one the row shifts, or shifted last).
   acc_t res_out(int shift_bank) const { return res_q_[shift_bank]; }
 
   // Statistics: MAC steps seen (valid), and those of them that were gated (a zero operand while
