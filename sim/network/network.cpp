@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <initializer_list>
+#include <stdexcept>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -349,6 +350,54 @@ std::int64_t Network::macs() const {
   for (const auto& l : layers)
     if (l.on_array) m += l.layer.macs() * l.groups;
   return m;
+}
+
+int input_producer(const Network& n, std::size_t i, std::size_t j) {
+  const NetworkLayer& l = n.layers.at(i);
+  if (l.inputs.empty()) {
+    if (j != 0) throw std::invalid_argument(fmt::format("input_producer: layer '{}' reads one tensor", l.name));
+    return int(i) - 1;
+  }
+  const std::string& name = l.inputs.at(j);
+  if (name == "input") return -1;
+  for (std::size_t k = 0; k < i; ++k)
+    if (n.layers[k].name == name) return int(k);
+  throw std::invalid_argument(fmt::format("input_producer: layer '{}' reads '{}', no earlier layer", l.name, name));
+}
+
+namespace {
+
+// A 1x1 array convolution with a stride above 1 and no padding.
+bool strided_pointwise(const NetworkLayer& l) {
+  const Layer& c = l.layer;
+  return l.on_array && l.op == "conv" && c.kx == 1 && c.ky == 1 && (c.sx > 1 || c.sy > 1) && c.pt == 0 &&
+         c.pb == 0 && c.pl == 0 && c.pr == 0;
+}
+
+}  // namespace
+
+bool host_subsamples_input(const Network& n, std::size_t i) {
+  const NetworkLayer& l = n.layers.at(i);
+  if (!strided_pointwise(l) || (!l.inputs.empty() && l.inputs.size() != 1)) return false;
+  const int producer = input_producer(n, i, 0);
+  if (producer >= 0 && n.layers[std::size_t(producer)].on_array) return false;
+  for (std::size_t m = 0; m < n.layers.size(); ++m) {
+    const NetworkLayer& r = n.layers[m];
+    const std::size_t count = r.inputs.empty() ? 1 : r.inputs.size();
+    for (std::size_t j = 0; j < count; ++j) {
+      if (int(m) <= producer || input_producer(n, m, j) != producer) continue;
+      if (!strided_pointwise(r) || r.layer.sx != l.layer.sx || r.layer.sy != l.layer.sy) return false;
+    }
+  }
+  return true;
+}
+
+Layer subsampled_layer(const Layer& l) {
+  Layer d = l;
+  d.h = l.ho(), d.w = l.wo();
+  d.sy = d.sx = 1;
+  d.dy = d.dx = 1;
+  return d;
 }
 
 int Network::array_layers() const {

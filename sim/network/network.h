@@ -55,6 +55,22 @@ struct Network {
   int array_layers() const;
 };
 
+// The layer whose output input j of layer i is: its index, or -1 for the network's input (no
+// `inputs`: the previous layer, or the input for layer 0). An unknown name is std::invalid_argument
+// (parse_network has rejected those in files).
+int input_producer(const Network& n, std::size_t i, std::size_t j);
+
+// Strided 1x1 inputs written subsampled by the host (docs/networks.md, "Strided 1x1 inputs"):
+// true when layer i runs on the array as a 1x1 convolution with a stride above 1 and no padding,
+// and reads a tensor the host writes (the network's input or a host op's output) that every one of
+// its readers reads the same way (array 1x1 convolutions, same strides, no padding). The host then
+// writes only the pixels those readers use, and the layer runs as subsampled_layer(): one DRAM read
+// per element used, with either lowering. A tensor another kind of layer reads, or one the array
+// produces (subsampling it would need a strided store), is written whole.
+bool host_subsamples_input(const Network& n, std::size_t i);
+// The dense layer a strided 1x1 layer is on its subsampled input: H x W = Ho x Wo, stride 1.
+Layer subsampled_layer(const Layer& l);
+
 // Operations a network file may list that the array does not run.
 const std::vector<std::string>& host_ops();
 

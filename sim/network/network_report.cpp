@@ -68,6 +68,7 @@ std::string plan_text(const LayerRun& l) {
   if (p.skip_rows) s += " skip-rows";
   if (p.flat) s += " flat";
   if (!(l.view == l.layer)) s += fmt::format(" on C={} x {}x{}", l.view.c, l.view.h, l.view.w);
+  if (l.host_subsampled) s += " (input subsampled by the host)";
   return s;
 }
 
@@ -149,6 +150,7 @@ Json plan_json(const LayerRun& l) {
   j["skip_rows"] = p.skip_rows;
   j["flat_contexts"] = p.flat;
   j["runs_as"] = l.view.spec();
+  j["input_subsampled_by_host"] = l.host_subsampled;
   j["commands"] = std::uint64_t(l.commands);
   return j;
 }
@@ -223,19 +225,19 @@ std::string csv_report(const NetworkRun& r) {
       "lowering,layer,spec,runs_as,macs,cycles,utilization_pct,ifmap_mb,weights_mb,psums_mb,ofmap_mb,dram_mb,"
       "compulsory_mb,avg_gbps,max_gbps,stall_pct,time_us,gflops,energy_uj,dram_energy_uj,mac_cycles,feeder_stall,"
       "context_stall,pipeline,dram_stall,tail,order,tile_c,tiles_c,tile_kg,tiles_k,tile_h,tiles_h,tile_w,tiles_w,"
-      "commands,analytic_cycles,lower_bound_mb\n";
+      "commands,analytic_cycles,lower_bound_mb,input_subsampled_by_host\n";
   for (const LoweringRun* lr : {&r.feeder, &r.expl})
     for (const LayerRun& l : lr->layers) {
       const Figures f = layer_figures(r, l);
       const TilePlan& p = l.plan;
       s += fmt::format("{},{},\"{}\",\"{}\",{},{},{:.3f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.4f},{:.4f},{:.3f},"
-                       "{:.3f},{:.2f},{:.3f},{:.3f},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.6f}\n",
+                       "{:.3f},{:.2f},{:.3f},{:.3f},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.6f},{}\n",
                        lr->lowering, l.name, l.layer.spec(), l.view.spec(), l.layer.macs() * l.groups, l.stats.cycles, f.util,
                        f.mb[0], f.mb[1], f.mb[2], f.mb[3], f.mb[4], f.compulsory_mb, f.avg_gbps, f.peak_gbps, f.stall,
                        f.time_us, f.gflops, f.energy_uj, f.dram_uj, l.stats.mac_cycles, l.stats.feeder_stall,
                        l.stats.context_stall, l.stats.pipeline, l.stats.dram_stall, l.stats.tail, p.order, p.tc,
                        p.tiles_c, p.n_kg, p.tiles_k, p.th, p.tiles_h, p.tw, p.tiles_w, l.commands, l.analytic.cycles,
-                       f.bound_mb);
+                       f.bound_mb, l.host_subsampled ? 1 : 0);
     }
   return s;
 }
@@ -467,7 +469,7 @@ std::string markdown_tables(const std::vector<NetworkRun>& runs) {
   s += "\nLower bound: per layer, the DRAM bytes no program of the layer can go below on the configured SRAMs (any "
        "tiling, loop order or reuse, either lowering), the larger of the compulsory traffic of the inputs the layer "
        "reads and two red-blue-pebble segment bounds; derived below the generated tables. Compulsory: every tensor once "
-       "(whole ifmap).\n\n";
+       "(the whole ifmap, or the subsampled one the host writes for a strided 1x1 layer).\n\n";
 
   s += "### Table III: time at the configured DRAM bandwidth\n\n";
   append_network_table(
@@ -507,7 +509,9 @@ std::string markdown_tables(const std::vector<NetworkRun>& runs) {
   for (const NetworkRun& r : runs) {
     s += fmt::format("\n### {}: the plan of every layer\n\n", r.net.title);
     s += "Tile sizes as size:count (Tc input channels, n_kg groups of 16 output channels, Th output rows, Tw output "
-         "columns); `on C=.. x HxW` when the program runs a reshaped (feeder, 1x1) or lowered (explicit) layer.\n\n";
+         "columns); `on C=.. x HxW` when the program runs a reshaped (feeder, 1x1) or lowered (explicit) layer; \"(input "
+         "subsampled by the host)\": a strided 1x1 layer whose input the host writes subsampled (section \"Strided "
+         "1x1 inputs\").\n\n";
     s += "| layer | MMAC | compulsory MB | lower bound MB | feeder: plan | util % | MB | explicit: plan | util % | MB "
          "|\n|---|---|---|---|---|---|---|---|---|---|\n";
     for (std::size_t i = 0; i < r.feeder.layers.size(); ++i) {

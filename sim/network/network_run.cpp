@@ -126,11 +126,15 @@ NetworkRun run_network(const Network& net, const Config& cfg, const RunOptions& 
     lr.lowering = analytic::lowering_name(lw);
     std::uint64_t offset = 0, timeline_at = 0;
     int index = 0;
-    for (const NetworkLayer& nl : net.layers) {
+    for (std::size_t li = 0; li < net.layers.size(); ++li) {
+      const NetworkLayer& nl = net.layers[li];
       if (!nl.on_array) continue;
       if (opt.progress) opt.progress(lr.lowering.c_str(), index, count, nl.name);
+      // A strided 1x1 layer whose input the host writes subsampled runs dense on Ho x Wo.
+      const bool subsampled = host_subsamples_input(net, li);
+      const Layer run_layer = subsampled ? subsampled_layer(nl.layer) : nl.layer;
       const auto t0 = Clock::now();
-      const analytic::Choice choice = planner.choose(nl.layer, lw);
+      const analytic::Choice choice = planner.choose(run_layer, lw);
       r.plan_wall_seconds += since(t0);
       const auto t1 = Clock::now();
       analytic::Options with_traffic;
@@ -143,12 +147,13 @@ NetworkRun run_network(const Network& net, const Config& cfg, const RunOptions& 
       L.name = nl.name;
       L.layer = nl.layer;
       L.groups = groups;
+      L.host_subsampled = subsampled;
       L.view = choice.program.layer;
       L.plan = choice.program.plan;
       L.commands = choice.program.commands.size();
       L.analytic = times(timed.stats, groups);
       L.stats = L.analytic;
-      L.compulsory_bytes = compulsory(nl.layer, hw) * std::uint64_t(groups);
+      L.compulsory_bytes = compulsory(run_layer, hw) * std::uint64_t(groups);  // the tensor the host writes
       L.bound_bytes = analytic::traffic_bound(nl.layer, bound).bytes() * std::uint64_t(groups);
       L.start_cycle = offset;
       if (sc) {

@@ -37,6 +37,7 @@ struct LayerRun {
   int groups = 1;          // the array runs `layer` this many times; every figure below counts all
                            // of them (the analytic model times one group; see run_network)
   Layer view;              // what the program runs (the lowered layer for explicit im2col)
+  bool host_subsampled = false;  // the host writes its input subsampled (host_subsamples_input())
   TilePlan plan;
   std::size_t commands = 0;
   RunStats stats;     // of the model reported (sc when --model sc)

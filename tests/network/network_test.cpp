@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <map>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -141,6 +142,72 @@ TEST_CASE("a network run's totals are the sums of its layers, for both lowerings
   net::RunOptions fast = opt;
   fast.bandwidth_gbps = 64;
   CHECK(net::run_network(n, default_config(), fast).feeder.total.stats.cycles <= r.feeder.total.stats.cycles);
+}
+
+// A network with every case of host_subsamples_input(): the network's input and a host op's output
+// read only by 1x1 stride-2 layers (subsampled), an array layer's output (not: that would need a
+// strided store), a host tensor also read by a 3x3 layer, and one read with two different strides.
+namespace {
+const char* kStrided = R"(name: strided
+input: {C: 8, H: 16, W: 16}
+layers:
+  - {name: in_s2, C: 8, H: 16, W: 16, K: 16, k: 1, s: 2}
+  - {name: a, C: 16, H: 8, W: 8, K: 16, k: 3, p: 1}
+  - {name: from_array, C: 16, H: 8, W: 8, K: 16, k: 1, s: 2}
+  - {name: sum, op: add, C: 16, H: 8, W: 8, inputs: [a, in_s2]}
+  - {name: c, C: 16, H: 8, W: 8, K: 24, k: 1, s: 2, inputs: [sum]}
+  - {name: d, C: 16, H: 8, W: 8, K: 8, k: 1, s: 2, inputs: [sum]}
+  - {name: r, op: relu, C: 16, H: 8, W: 8, inputs: [a]}
+  - {name: beside_3x3, C: 16, H: 8, W: 8, K: 16, k: 1, s: 2, inputs: [r]}
+  - {name: the_3x3, C: 16, H: 8, W: 8, K: 16, k: 3, p: 1, inputs: [r]}
+  - {name: r2, op: relu, C: 16, H: 8, W: 8, inputs: [a]}
+  - {name: s2, C: 16, H: 8, W: 8, K: 16, k: 1, s: 2, inputs: [r2]}
+  - {name: sy2, C: 16, H: 8, W: 8, K: 16, k: 1, sy: 2, sx: 1, inputs: [r2]}
+)";
+
+}  // namespace
+
+TEST_CASE("strided 1x1 layers read a host-written input subsampled only when every reader reads it so",
+          "[network]") {
+  const Network n = parse_network(kStrided, "strided.yaml");
+  std::map<std::string, bool> want = {{"in_s2", true},       {"a", false},          {"from_array", false},
+                                      {"c", true},           {"d", true},           {"beside_3x3", false},
+                                      {"the_3x3", false},    {"s2", false},         {"sy2", false}};
+  for (std::size_t i = 0; i < n.layers.size(); ++i) {
+    if (!n.layers[i].on_array) {
+      CHECK_FALSE(host_subsamples_input(n, i));
+      continue;
+    }
+    INFO(n.layers[i].name);
+    REQUIRE(want.count(n.layers[i].name));
+    CHECK(host_subsamples_input(n, i) == want[n.layers[i].name]);
+  }
+  CHECK(input_producer(n, 0, 0) == -1);
+  CHECK(input_producer(n, 1, 0) == 0);
+  CHECK(input_producer(n, 3, 1) == 0);
+  const Layer dense = subsampled_layer(n.layers[4].layer);
+  CHECK(dense.h == 4);
+  CHECK(dense.w == 4);
+  CHECK(dense.sy == 1);
+  CHECK(dense.sx == 1);
+  CHECK(dense.macs() == n.layers[4].layer.macs());
+
+  // Both lowerings run the dense layer: the ifmap bytes of `c` are whole reads of the subsampled
+  // 16 x 4 x 4 tensor (less than one read of the 16 x 8 x 8 one), and the reports say so.
+  const net::NetworkRun r = net::run_network(n, default_config(), net::RunOptions{});
+  for (const net::LoweringRun* lr : {&r.feeder, &r.expl}) {
+    INFO(lr->lowering);
+    const net::LayerRun& c = lr->layers[3];
+    REQUIRE(c.name == "c");
+    CHECK(c.host_subsampled);
+    CHECK(std::int64_t(c.view.h) * c.view.w == 16);
+    CHECK(c.stats.dram.ifmap % (16 * 4 * 4 * 2) == 0);
+    CHECK(c.stats.dram.ifmap < 16 * 8 * 8 * 2);
+    CHECK(c.compulsory_bytes == std::uint64_t(16 * 4 * 4 * 2 + 24 * 16 * 2 + 24 * 4 * 4 * 2));
+    CHECK_FALSE(lr->layers[2].host_subsampled);
+  }
+  CHECK(net::csv_report(r).find(",input_subsampled_by_host\n") != std::string::npos);
+  CHECK(net::text_report(r).find("(input subsampled by the host)") != std::string::npos);
 }
 
 TEST_CASE("bad run options are InputErrors naming the option", "[network][reject]") {
