@@ -25,6 +25,10 @@ struct Figures {
   double compulsory_mb = 0, bound_mb = 0, time_us = 0, gflops = 0, avg_gbps = 0, peak_gbps = 0, stall = 0;
   double demand_avg_gbps = 0, demand_peak_gbps = 0;
   double energy_uj = 0, dram_uj = 0;
+  // With an unlimited DRAM (the same programs, free_cycles): MACs over PE cycles, and for a total
+  // the layers' such utilizations weighted by their MACs (a layer's share of the work, not of the
+  // time: a slow small layer weighs little).
+  double free_util = 0, mac_weighted_free_util = 0;
 };
 
 Figures figures(const NetworkRun& r, std::uint64_t macs, const RunStats& s, std::uint64_t compulsory,
@@ -33,6 +37,8 @@ Figures figures(const NetworkRun& r, std::uint64_t macs, const RunStats& s, std:
   Figures f;
   f.mmac = double(macs) * 1e-6;
   f.util = s.cycles ? 100.0 * double(macs) / (double(s.cycles) * r.config.pes()) : 0.0;
+  f.free_util = free_cycles ? 100.0 * double(macs) / (double(free_cycles) * r.config.pes()) : 0.0;
+  f.mac_weighted_free_util = f.free_util;
   const std::uint64_t b[5] = {s.dram.ifmap, s.dram.weights, s.dram.psums_in, s.dram.ofmap, s.dram.total()};
   for (int i = 0; i < 5; ++i) f.mb[i] = double(b[i]) * kMB;
   f.compulsory_mb = double(compulsory) * kMB;
@@ -56,8 +62,16 @@ Figures layer_figures(const NetworkRun& r, const LayerRun& l) {
                  l.bound_bytes, l.peak_gbps, l.free_cycles, l.demand_gbps, l.energy);
 }
 Figures total_figures(const NetworkRun& r, const LoweringRun& lr) {
-  return figures(r, lr.total.macs, lr.total.stats, lr.total.compulsory_bytes, lr.total.bound_bytes,
-                 lr.total.peak_gbps, lr.total.free_cycles, lr.total.demand_peak_gbps, lr.total.energy);
+  Figures f = figures(r, lr.total.macs, lr.total.stats, lr.total.compulsory_bytes, lr.total.bound_bytes,
+                      lr.total.peak_gbps, lr.total.free_cycles, lr.total.demand_peak_gbps, lr.total.energy);
+  double weighted = 0, macs = 0;
+  for (const LayerRun& l : lr.layers) {
+    const double m = double(l.layer.macs()) * double(l.groups);
+    weighted += m * layer_figures(r, l).free_util;
+    macs += m;
+  }
+  f.mac_weighted_free_util = macs > 0 ? weighted / macs : 0.0;
+  return f;
 }
 
 std::string plan_text(const LayerRun& l) {
@@ -113,6 +127,8 @@ Json figures_json(const Figures& f) {
   Json j = Json::object();
   j["mmac"] = f.mmac;
   j["utilization_pct"] = f.util;
+  j["utilization_free_dram_pct"] = f.free_util;
+  j["mac_weighted_utilization_free_dram_pct"] = f.mac_weighted_free_util;
   j["ifmap_mb"] = f.mb[0];
   j["weights_mb"] = f.mb[1];
   j["psums_mb"] = f.mb[2];
@@ -182,6 +198,8 @@ std::string text_report(const NetworkRun& r) {
   line("MACs (G)", d(double(r.feeder.total.macs) * 1e-9, 3), d(double(r.expl.total.macs) * 1e-9, 3));
   line("cycles", std::to_string(r.feeder.total.stats.cycles), std::to_string(r.expl.total.stats.cycles));
   line("utilization %", d(f.util, 1), d(e.util, 1));
+  line("utilization % (unlimited DRAM)", d(f.free_util, 1), d(e.free_util, 1));
+  line("  MAC-weighted over layers", d(f.mac_weighted_free_util, 1), d(e.mac_weighted_free_util, 1));
   line("DRAM MB: ifmap", d(f.mb[0], 1), d(e.mb[0], 1));
   line("DRAM MB: weights", d(f.mb[1], 1), d(e.mb[1], 1));
   line("DRAM MB: psums in", d(f.mb[2], 1), d(e.mb[2], 1));
@@ -495,15 +513,17 @@ std::string markdown_tables(const std::vector<NetworkRun>& runs) {
   append_network_table(
       s, runs,
       "| network | array layers | G MAC | GFLOP (flycol) | GFLOP implied by Table III (time x GFLOP/s) | flycol "
-      "utilization feed. / expl. % | compute time without DRAM stalls ms feed. / expl. |\n"
-      "|---|---|---|---|---|---|---|\n",
+      "utilization feed. / expl. % | compute time without DRAM stalls ms feed. / expl. | utilization with "
+      "unlimited DRAM, MAC-weighted over layers, feed. / expl. % |\n"
+      "|---|---|---|---|---|---|---|---|\n",
       [](const NetworkRun& r, const Figures& f, const Figures& e) {
         const auto busy = [&](const Totals& t) {
           return seconds(r, t.stats.cycles - t.stats.dram_stall - t.stats.tail) * 1e3;
         };
-        return fmt::format("| {} | {} | {:.3f} | {:.2f} | {} | {:.1f} / {:.1f} | {:.1f} / {:.1f} |\n", r.net.name,
-                           r.net.array_layers(), double(r.net.macs()) * 1e-9, 2e-9 * double(r.net.macs()),
-                           implied_gflop(r.net), f.util, e.util, busy(r.feeder.total), busy(r.expl.total));
+        return fmt::format("| {} | {} | {:.3f} | {:.2f} | {} | {:.1f} / {:.1f} | {:.1f} / {:.1f} | {:.1f} / {:.1f} |\n",
+                           r.net.name, r.net.array_layers(), double(r.net.macs()) * 1e-9, 2e-9 * double(r.net.macs()),
+                           implied_gflop(r.net), f.util, e.util, busy(r.feeder.total), busy(r.expl.total),
+                           f.mac_weighted_free_util, e.mac_weighted_free_util);
       });
 
   for (const NetworkRun& r : runs) {

@@ -244,6 +244,25 @@ TEST_CASE("reports are written whole with the documented keys", "[network][repor
     for (std::size_t i = 0; i < 4; ++i)
       CHECK(j["layers"][i][lw]["lower_bound_mb"].as<double>() <= j["layers"][i][lw]["dram_mb"].as<double>());
   }
+  // Utilization with an unlimited DRAM (added keys): a layer's is its MACs over its free cycles; the
+  // total's MAC-weighted one is the layers' weighted by their MACs, computed here independently.
+  for (const auto* lr : {&r.feeder, &r.expl}) {
+    const YAML::Node t = j[lr->lowering == "feeder" ? "feeder" : "explicit"];
+    double weighted = 0, macs = 0;
+    for (std::size_t i = 0; i < lr->layers.size(); ++i) {
+      const net::LayerRun& l = lr->layers[i];
+      const double m = double(l.layer.macs()) * l.groups;
+      const double u = 100.0 * m / (double(l.free_cycles) * default_config().pes());
+      CHECK(j["layers"][i][lr->lowering == "feeder" ? "feeder" : "explicit"]["utilization_free_dram_pct"].as<double>() ==
+            Approx(u));
+      weighted += m * u;
+      macs += m;
+    }
+    CHECK(t["mac_weighted_utilization_free_dram_pct"].as<double>() == Approx(weighted / macs));
+    CHECK(t["utilization_free_dram_pct"].as<double>() ==
+          Approx(100.0 * double(lr->total.macs) / (double(lr->total.free_cycles) * default_config().pes())));
+    CHECK(t["utilization_free_dram_pct"].as<double>() >= t["utilization_pct"].as<double>());
+  }
   const std::string csv = slurp(dir / "small.csv");
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 2 * 4);
   CHECK(csv.substr(0, csv.find('\n')).find(",lower_bound_mb") != std::string::npos);
@@ -253,6 +272,7 @@ TEST_CASE("reports are written whole with the documented keys", "[network][repor
   CHECK(text.find("average GFLOP/s") != std::string::npos);
   CHECK(text.find("energy mJ") != std::string::npos);
   CHECK(text.find("lower bound MB") != std::string::npos);
+  CHECK(text.find("MAC-weighted over layers") != std::string::npos);
 }
 
 TEST_CASE("the generated section of a Markdown file is replaced, the rest kept", "[network][report]") {
