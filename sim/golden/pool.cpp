@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 
 #include "sim/golden/fp16_exact.h"
-#include "sim/golden/int_exact.h"
 
 namespace flycol::golden {
 namespace {
@@ -169,8 +168,6 @@ half::Bits fp16_div_count(half::Bits g, std::int64_t count) {
   return fixed_div_to_half(fp16_fixed(g), std::uint64_t(count));
 }
 
-half::Bits fp16_add(half::Bits a, half::Bits b) { return half::fma(a, 0x3C00, b); }  // a*1 + b, one rounding
-
 }  // namespace
 
 PoolLayer PoolLayer::global(PoolOp op, int n, int c, int h, int w) {
@@ -255,11 +252,23 @@ std::vector<AccBits> pool_backward(const PoolLayer& l, Arithmetic arith, const s
                                    const std::vector<AccBits>& grad) {
   require(l, grad.size(), l.ofmap_elems(), "the output gradient");
   if (l.op == PoolOp::max) require(l, ifmap.size(), l.ifmap_elems(), "the ifmap");
-  std::vector<AccBits> gin(std::size_t(l.ifmap_elems()), 0);
+  // Per input element: the exact sum of what it receives (fp16: in units of 2^-24) and, for fp16,
+  // whether a NaN or an infinity of either sign arrived.
+  struct Sum {
+    i128 v = 0;
+    bool nan = false, pos_inf = false, neg_inf = false;
+  };
+  std::vector<Sum> acc(std::size_t(l.ifmap_elems()));
   const auto add = [&](std::int64_t i, AccBits v) {
-    AccBits& g = gin[std::size_t(i)];
-    if (is_int(arith)) g = AccBits(int_mac(std::int32_t(v), 1, std::int32_t(g)));
-    else g = fp16_add(half::Bits(v), half::Bits(g));
+    Sum& a = acc[std::size_t(i)];
+    if (is_int(arith)) {
+      a.v += std::int32_t(v);
+      return;
+    }
+    const half::Bits h = half::Bits(v);
+    if (half::nan(h)) a.nan = true;
+    else if (half::inf(h)) ((h & half::kSignBit) ? a.neg_inf : a.pos_inf) = true;
+    else a.v += fp16_fixed(h);
   };
   for_each_window(l, [&](std::int64_t o, const Window& win) {
     const AccBits g = grad[std::size_t(o)];
@@ -272,6 +281,19 @@ std::vector<AccBits> pool_backward(const PoolLayer& l, Arithmetic arith, const s
                                         : AccBits(fp16_div_count(half::Bits(g), win.count));
     for (const std::int64_t i : win.at) add(i, share);
   });
+  std::vector<AccBits> gin(acc.size());
+  for (std::size_t i = 0; i < acc.size(); ++i) {
+    const Sum& a = acc[i];
+    if (is_int(arith)) {
+      gin[i] = AccBits(std::int32_t(a.v > INT32_MAX ? INT32_MAX : a.v < INT32_MIN ? INT32_MIN : std::int64_t(a.v)));
+    } else if (a.nan || (a.pos_inf && a.neg_inf)) {
+      gin[i] = half::kNaN;
+    } else if (a.pos_inf || a.neg_inf) {
+      gin[i] = a.pos_inf ? half::kInf : AccBits(half::kSignBit | half::kInf);
+    } else {
+      gin[i] = a.v == 0 ? 0 : fixed_div_to_half(a.v, 1);
+    }
+  }
   return gin;
 }
 

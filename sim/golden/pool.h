@@ -2,7 +2,7 @@
 // [N][C][H][W] tensor, forward, and backward as the col2im scatter of the output gradient, in the
 // arithmetic that docs/microarchitecture.md section 15 fixes for the pooling unit (issue 18):
 // max in window order with the first of equal values winning, the average's sum exact and its one
-// rounding at the division, the backward pass accumulated per input element in output order. Like
+// rounding at the division, the backward pass summed exactly per input element and rounded once. Like
 // the golden convolution it uses only the golden model's own arithmetic (fp16_exact.h); the
 // float64 versions measure the error beside it.
 #pragma once
@@ -65,11 +65,13 @@ std::vector<double> pool_f64(const PoolLayer& l, Arithmetic arith, const std::ve
 std::vector<std::int64_t> pool_argmax(const PoolLayer& l, Arithmetic arith, const std::vector<ElemBits>& ifmap);
 
 // Backward pooling (col2im): the input gradient [N][C][H][W] (accumulator bits) from the output
-// gradient `grad` ([N][C][Ho][Wo] accumulator bits). Every input gradient starts at +0 (int: 0)
-// and receives, for the outputs in row-major order (oy, then ox), max: the output's gradient at
-// its argmax element; avg: the output's gradient divided by its count (one rounding, as in the
-// forward pass) at every valid element of its window. fp16 adds round to nearest, ties to even,
-// once per add; int adds saturate to int32. `ifmap` is needed for max only (may be empty for avg).
+// gradient `grad` ([N][C][Ho][Wo] accumulator bits). Each input element receives, from every
+// output whose window holds it, max: the output's gradient if it is the window's argmax; avg: the
+// output's gradient divided by its count (one rounding, as in the forward pass), at every valid
+// element. What an element receives is summed exactly and rounded once (fp16: to nearest, ties to
+// even; a NaN, or +Inf with -Inf, gives NaN, an infinity that infinity, a zero sum +0; int: the
+// exact sum saturated to int32), so the order of the windows does not matter. `ifmap` is needed
+// for max only (may be empty for avg).
 std::vector<AccBits> pool_backward(const PoolLayer& l, Arithmetic arith, const std::vector<ElemBits>& ifmap,
                                    const std::vector<AccBits>& grad);
 
