@@ -22,6 +22,7 @@
 #include "sim/rtlblocks/rtl_blocks.h"
 #include "sim/runner/models.h"
 #include "sim/runner/run_layer.h"
+#include "sim/runner/run_pool.h"
 #include "sim/tensor/convert.h"
 #include "sim/tensor/npy.h"
 #include "sim/workload/workload.h"
@@ -41,6 +42,7 @@ struct RunArgs {
   // Tensor operands and results (docs/tensors.md).
   std::string ifmap, weights, bias, ofmap, expect;
   std::string ofmap_dtype = "float32";
+  std::string op = "conv";  // --op: conv, or a pooling layer (sim/runner/run_pool.h)
   // To tell options given from their defaults.
   CLI::Option *seed_opt = nullptr, *zeros_opt = nullptr, *operands_opt = nullptr, *ofmap_dtype_opt = nullptr;
   RunArgs() { req.model = "sc"; }
@@ -304,8 +306,151 @@ int run_tensor_command(const RunArgs& a, RunRequest req) {
   return (check_ok && expect_ok) ? 0 : kExitCheckFailed;
 }
 
+// ---- Pooling (--op) ----------------------------------------------------------------------------
+
+// `flycol run --op maxpool|avgpool|globalmaxpool|globalavgpool`: the golden pooling on seeded
+// operands or an --ifmap tensor, with --ofmap, --expect (within the bound of one rounding of the
+// inputs and one of the result) and --report.
+int run_pool_command(const RunArgs& a) {
+  if (!is_pool_op(a.op))
+    throw InputError("--op", "", fmt::format("= {}: must be conv or one of {}", a.op, join(pool_op_names())));
+  // What only a convolution (or only a cycle model) has.
+  for (const auto& o : {std::make_pair("--weights", &a.weights), std::make_pair("--bias", &a.bias),
+                        std::make_pair("--trace", &a.req.trace_path), std::make_pair("--order", &a.req.order),
+                        std::make_pair("--rtl-blocks", &a.req.rtl_blocks)})
+    if (!o.second->empty()) throw InputError(o.first, "", fmt::format("does not apply to pooling (--op {})", a.op));
+  const char* flag = a.req.structural ? "--structural" : a.req.power ? "--power" : a.req.dram_seed ? "--dram-seed"
+                     : a.zeros_opt->count()                           ? "--zeros"
+                     : a.req.tiling != analytic::tiling_name(analytic::kDefaultTiling) ? "--tiling"
+                                                                                       : nullptr;
+  if (flag) throw InputError(flag, "", fmt::format("does not apply to pooling (--op {})", a.op));
+  PoolRequest pr;
+  pr.op = a.op;
+  pr.model = a.req.model;
+  pr.config = resolve_config(a.config);
+  pr.seed = a.req.seed;
+  pr.operands = parse_operand_class(a.operands, "--operands");
+  const Arithmetic arith = pr.config.arithmetic;
+  Tensor x;
+  RoundingStats rx;
+  std::vector<ElemBits> given;
+  if (!a.ifmap.empty()) {
+    if (a.seed_opt->count() || a.operands_opt->count())
+      throw InputError(a.seed_opt->count() ? "--seed" : "--operands", "",
+                       "describes seeded operands and cannot be combined with --ifmap (the tensor is the operand)");
+    x = read_npy(a.ifmap);
+    if (x.shape.size() != 4)
+      throw InputError(a.ifmap, "", fmt::format("shape {} has rank {}: --ifmap needs rank 4, [N][C][H][W] (NCHW, as ONNX and PyTorch)",
+                                                x.shape_text(), x.shape.size()));
+    if (arith != Arithmetic::fp16 && is_float(x.dtype))
+      throw InputError(a.ifmap, "", fmt::format("element type {} does not suit the {} configuration, which takes integer tensors "
+                                                "(int8, int16 or int32 with values in its range): quantize the data first",
+                                                dtype_name(x.dtype), arithmetic_info(arith).name));
+    pr.layer = parse_pool_layer(a.op, a.layer, a.layer.empty() ? a.ifmap : std::string("--layer"), x.shape);
+    given = to_elements(x, arith, a.ifmap, &rx);
+    pr.given_ifmap = &given;
+  } else {
+    for (const auto& o : {std::make_pair("--ofmap", &a.ofmap), std::make_pair("--expect", &a.expect)})
+      if (!o.second->empty()) throw InputError(o.first, "", "needs --ifmap X.npy (a run on a tensor)");
+    if (a.ofmap_dtype_opt->count()) throw InputError("--ofmap-dtype", "", "needs --ofmap Y.npy (and --ifmap)");
+    if (trim(a.layer).empty())
+      throw InputError("--layer", "", fmt::format("--op {} needs the layer, e.g. --layer N=1,C=64,H=112,W=112,k=3,s=2,p=1 "
+                                                  "(or --ifmap X.npy for N, C, H, W)",
+                                                  a.op));
+    pr.layer = parse_pool_layer(a.op, a.layer, "--layer");
+  }
+  PoolOutcome out = run_pool(pr);
+  const golden::PoolLayer& l = pr.layer;
+  const std::vector<std::int64_t> shape{l.n, l.c, l.ho(), l.wo()};
+  Json& j = out.report;
+  std::string text;
+  bool expect_ok = true;
+  std::optional<Tensor> ofmap;
+  if (!a.ifmap.empty()) {
+    const DType ofmap_dtype = parse_dtype(a.ofmap_dtype, "--ofmap-dtype");
+    if (ofmap_dtype == DType::int8 || ofmap_dtype == DType::int16)
+      throw InputError("--ofmap-dtype", "", fmt::format("= {}: must be one of float16, float32, float64, int32", a.ofmap_dtype));
+    Json& tj = j["tensors"];
+    tj = Json::object();
+    tj["ifmap"] = a.ifmap;
+    tj["ofmap"] = a.ofmap.empty() ? Json(nullptr) : Json(a.ofmap);
+    tj["expect"] = a.expect.empty() ? Json(nullptr) : Json(a.expect);
+    j["rounding"] = rounding_json(rx);
+    text += fmt::format("  tensors      ifmap {} {} {}\n  rounding     to {}: {}\n", a.ifmap, x.shape_text(),
+                        dtype_name(x.dtype), arithmetic_info(arith).name, rounding_text("ifmap", rx));
+    const Tensor y = from_accumulators(out.output, arith, shape, DType::float64, nullptr);
+    if (!a.expect.empty()) {
+      const Tensor e = read_npy(a.expect);
+      if (e.shape != shape)
+        throw InputError(a.expect, "", fmt::format("shape {}: the pooling's output is {} ([N][C][Ho][Wo] of {})", e.shape_text(),
+                                                   Tensor{DType::float32, shape, {}}.shape_text(), pool_spec(a.op, l)));
+      // The bound of one output: rounding the inputs once moves a max or a mean by at most 2^-11 of
+      // the window's largest |x| (2^-25 near zero), rounding the result once by 2^-11 of it, and the
+      // reference itself carries its type's rounding. Integers: exact inputs, the average's
+      // rounding to an integer (1/2).
+      golden::PoolLayer m = l;
+      m.op = golden::PoolOp::max;
+      std::vector<ElemBits> magnitude = given;
+      if (arith == Arithmetic::fp16)
+        for (ElemBits& v : magnitude) v = ElemBits(v & 0x7FFF);
+      const std::vector<double> window_max = arith == Arithmetic::fp16 ? golden::pool_f64(m, arith, magnitude)
+                                                                       : std::vector<double>(y.values.size(), 0.0);
+      const double unit = reference_unit(e.dtype);
+      double worst = 0, max_err = 0;
+      std::int64_t outside = 0, worst_index = -1;
+      for (std::size_t i = 0; i < y.values.size(); ++i) {
+        const double got = y.values[i], want = e.values[i];
+        bool ok;
+        double err = 0, bound = 0;
+        if (std::isnan(want) || std::isinf(want)) {
+          ok = std::isnan(want) ? std::isnan(got) : got == want;
+        } else {
+          err = std::fabs(got - want);
+          bound = arith == Arithmetic::fp16
+                      ? std::ldexp(window_max[i] + std::fabs(want), -11) + std::ldexp(1.0, -24) + unit * std::fabs(want)
+                      : (l.op == golden::PoolOp::avg ? 0.5 : 0.0) + unit * std::fabs(want);
+          ok = err <= bound;
+          max_err = std::max(max_err, err);
+          const double ratio = bound > 0 ? err / bound : (err > 0 ? INFINITY : 0.0);
+          if (ratio > worst || worst_index < 0) {
+            worst = ratio;
+            worst_index = std::int64_t(i);
+          }
+        }
+        if (!ok) ++outside;
+      }
+      expect_ok = outside == 0;
+      Json& xj = j["expect"];
+      xj = Json::object();
+      xj["path"] = a.expect;
+      xj["max_abs_err"] = max_err;
+      xj["worst_ratio"] = worst;
+      xj["worst_index"] = worst_index >= 0 ? Json(index_text(worst_index, shape)) : Json(nullptr);
+      xj["outside_bound"] = outside;
+      xj["passed"] = expect_ok;
+      text += fmt::format("  expect       {}: max |err| {:.3g}, worst err/bound {:.3g}, {} outside the bound: {}\n", a.expect,
+                          max_err, worst, outside, expect_ok ? "within the bound" : "OUTSIDE THE BOUND");
+    }
+    if (!a.ofmap.empty()) ofmap = from_accumulators(out.output, arith, shape, ofmap_dtype, nullptr);
+  }
+  std::fputs(out.text.c_str(), stdout);
+  std::fputs(text.c_str(), stdout);
+  if (!a.report.empty()) {
+    write_file_atomic(a.report, j.dump());
+    fmt::print("  report       {}\n", a.report);
+  }
+  if (ofmap && expect_ok) {
+    write_npy(a.ofmap, *ofmap);
+    fmt::print("  ofmap        {} {} {}\n", a.ofmap, ofmap->shape_text(), dtype_name(ofmap->dtype));
+  } else if (ofmap) {
+    fmt::print("  ofmap        {} not written: a check failed\n", a.ofmap);
+  }
+  return expect_ok ? 0 : kExitCheckFailed;
+}
+
 int run_layer_command(const RunArgs& a) {
   RunRequest req = a.req;
+  if (a.op != "conv") return run_pool_command(a);
   req.operands = parse_operand_class(a.operands, "--operands");
   req.config = resolve_config(a.config);
   if (a.ifmap.empty()) req.layer = a.layer.empty() ? default_layer() : parse_layer_argument(a.layer);
@@ -333,8 +478,12 @@ int run_layer_command(const RunArgs& a) {
 
 Subcommand add_run(CLI::App& app) {
   auto a = std::make_shared<RunArgs>();
-  CLI::App* run = app.add_subcommand("run", "simulate one convolution layer and check it against the golden model");
+  CLI::App* run = app.add_subcommand("run", "simulate one convolution layer and check it against the golden model (with --op: a pooling layer on the golden model)");
   run->add_option("--model", a->req.model, "model to run: " + model_names("|"))->capture_default_str();
+  run->add_option("--op", a->op,
+                  "conv (the default), or a pooling layer on the golden model: maxpool|avgpool|globalmaxpool|globalavgpool "
+                  "(--layer then takes N, C, H, W, k, s, d, p, ceil and, for avgpool, include_pad; docs/tensors.md)")
+      ->capture_default_str();
   run->add_option("--layer", a->layer,
                   "layer: compact spec such as C=64,H=56,W=56,K=64,k=3,s=1,d=2,p=2, or a YAML file "
                   "(default C=64,H=56,W=56,K=64,k=3,s=1,p=1)");

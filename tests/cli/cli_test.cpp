@@ -287,3 +287,88 @@ TEST_CASE("list without the built-in default's file shows the built-in once and 
   CHECK(first_words(s.at("networks")) == std::vector<std::string>{"none"});
   CHECK(first_words(s.at("sweeps")) == std::vector<std::string>{"none"});
 }
+
+TEST_CASE("run --op pools on the golden model and refuses what does not apply", "[cli][pool]") {
+  // Every pooling op, with the options that matter; the report has the documented keys.
+  const fs::path rep = scratch_dir() / "pool.json";
+  const Result r = run_flycol("run --op avgpool --model golden --layer N=2,C=3,H=9,W=10,k=3,s=2,p=1,ceil=1,include_pad=1 "
+                              "--operands normal --seed 3 --report " + rep.string());
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  const YAML::Node j = YAML::LoadFile(rep.string());
+  CHECK(j["op"].as<std::string>() == "avgpool");
+  CHECK(j["layer"]["Ho"].as<int>() == 5);
+  CHECK(j["layer"]["Wo"].as<int>() == 6);  // ceil_mode: (10 + 2 - 3) / 2 rounded up, + 1
+  CHECK(j["layer"]["count_include_pad"].as<bool>());
+  CHECK(j["output"]["shape"][1].as<int>() == 3);
+  CHECK(j["check"]["max_abs_err"].as<double>() < 1e-3);
+  for (const char* spec : {"--op maxpool --layer C=4,H=7,W=5,ky=2,kx=3,sy=1,sx=2,d=2,pt=1,pb=0,pl=2,pr=1",
+                           "--op globalmaxpool --layer N=3,C=2,H=300,W=7", "--op globalavgpool --layer C=5,H=8,W=8"}) {
+    const Result g = run_flycol(std::string("run --model golden ") + spec);
+    INFO(spec << "\n" << g.out << g.err);
+    CHECK(g.code == 0);
+  }
+  // Only the golden model pools, and options of convolutions are refused by name.
+  check_usage_error(scratch_dir(), "run --op maxpool --layer C=3,H=8,W=8,k=2", {"--model", "golden model only", "issue 18"});
+  check_usage_error(scratch_dir(), "run --op maxpool --model golden --layer C=3,H=8,W=8,K=3,k=2", {"'K'", "keeps the channels"});
+  check_usage_error(scratch_dir(), "run --op maxpool --model golden --layer C=3,H=8,W=8,k=2,include_pad=1",
+                    {"include_pad", "avgpool only"});
+  check_usage_error(scratch_dir(), "run --op avgpool --model golden --layer C=3,H=8,W=8,k=2,ceil=2", {"ceil", "0 or 1"});
+  check_usage_error(scratch_dir(), "run --op globalavgpool --model golden --layer C=3,H=8,W=8,s=2", {"'s'", "only N, C, H, W"});
+  check_usage_error(scratch_dir(), "run --op maxpool --model golden --layer C=3,H=2,W=8,k=5", {"'H'"});
+  check_usage_error(scratch_dir(), "run --op maxpool --model golden", {"--layer", "needs the layer"});
+  check_usage_error(scratch_dir(), "run --op maxpool --model golden --layer C=3,H=8,W=8,k=2 --zeros 0.5", {"--zeros", "pooling"});
+  check_usage_error(scratch_dir(), "run --op maxpool --model golden --layer C=3,H=8,W=8,k=2 --expect e.npy",
+                    {"--expect", "--ifmap"});
+  check_usage_error(scratch_dir(), "run --op minpool --model golden --layer C=3,H=8,W=8,k=2", {"--op", "maxpool"});
+}
+
+namespace {
+
+// A float32 [1][1][h][w] .npy written byte by byte (version 1.0), independent of flycol's writer.
+void write_f32_npy(const fs::path& p, int h, int w, const std::vector<float>& v) {
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, " + std::to_string(h) + ", " +
+                       std::to_string(w) + "), }";
+  while ((10 + header.size() + 1) % 64 != 0) header += ' ';
+  header += '\n';
+  std::ofstream f(p, std::ios::binary);
+  f.write("\x93NUMPY\x01\x00", 8);
+  const std::uint16_t len = std::uint16_t(header.size());
+  f.put(char(len & 0xFF));
+  f.put(char(len >> 8));
+  f << header;
+  f.write(reinterpret_cast<const char*>(v.data()), std::streamsize(v.size() * sizeof(float)));
+}
+
+}  // namespace
+
+TEST_CASE("run --op on a tensor: --expect passes within the bound and fails outside it", "[cli][pool]") {
+  const fs::path d = scratch_dir();
+  // x = 0.1 * (0..15) on 4 x 4; 2 x 2 max pooling, stride 2: 0.5, 0.7, 1.3, 1.5.
+  std::vector<float> x(16);
+  for (int i = 0; i < 16; ++i) x[std::size_t(i)] = 0.1f * float(i);
+  write_f32_npy(d / "x.npy", 4, 4, x);
+  write_f32_npy(d / "max.npy", 2, 2, {0.5f, 0.7f, 1.3f, 1.5f});
+  write_f32_npy(d / "avg.npy", 2, 2, {0.25f, 0.45f, 1.05f, 1.25f});
+  const Result ok = run_flycol("run --op maxpool --model golden --ifmap " + (d / "x.npy").string() +
+                               " --layer k=2,s=2 --expect " + (d / "max.npy").string() + " --ofmap " +
+                               (d / "y.npy").string() + " --check");
+  INFO(ok.out << ok.err);
+  CHECK(ok.code == 0);
+  CHECK(fs::exists(d / "y.npy"));
+  const Result avg = run_flycol("run --op avgpool --model golden --ifmap " + (d / "x.npy").string() +
+                                " --layer k=2,s=2 --expect " + (d / "avg.npy").string() + " --check");
+  INFO(avg.out << avg.err);
+  CHECK(avg.code == 0);
+  // The average's expected values against max pooling: outside the bound, exit 1, no --ofmap.
+  const Result bad = run_flycol("run --op maxpool --model golden --ifmap " + (d / "x.npy").string() +
+                                " --layer k=2,s=2 --expect " + (d / "avg.npy").string() + " --ofmap " +
+                                (d / "bad.npy").string() + " --check");
+  INFO(bad.out << bad.err);
+  CHECK(bad.code == 1);
+  CHECK(bad.out.find("OUTSIDE THE BOUND") != std::string::npos);
+  CHECK_FALSE(fs::exists(d / "bad.npy"));
+  // The tensor's shape must agree with --layer.
+  check_usage_error(d, "run --op maxpool --model golden --ifmap " + (d / "x.npy").string() + " --layer C=2,k=2",
+                    {"'C'", "disagrees", "--ifmap"});
+}

@@ -6,6 +6,8 @@
 #              output_0.npy --check`: bit-exact with the golden model and within the derived FP16
 #              accumulation bound of ONNX's expected output. With -DWEIGHTS_FROM_IMPORT=ON the
 #              weights (and bias) are the model's initializers, written by `flycol import --weights-dir`.
+# MODE pool:   ONNX's input_0.pb converted to .npy, then `flycol run --op OP --model golden --ifmap
+#              --layer LAYER --expect output_0.npy --check` (pooling, issue 18: the golden model).
 # MODE import: `flycol import` of model.onnx (a weight that is a graph input, as in ONNX's node
 #              tests, bound to input_1.pb with --constant) must give the layer LAYER (when given), and
 #              `flycol net --onnx` on ONNX's input must match ONNX's expected output.
@@ -47,6 +49,19 @@ if(MODE STREQUAL "run")
     step(${FLYCOL} tensor convert ${data}/input_1.pb ${WORK}/w.npy)
   endif()
   step(${FLYCOL} run --model ${MODEL} --ifmap ${WORK}/x.npy --weights ${WORK}/w.npy ${bias} --layer ${LAYER}
+       --expect ${WORK}/expected.npy --ofmap ${WORK}/y.npy --report ${WORK}/run.json --check)
+  if(NOT EXISTS ${WORK}/y.npy)
+    message(FATAL_ERROR "run_case.cmake: flycol run wrote no --ofmap")
+  endif()
+elseif(MODE STREQUAL "pool")
+  if(NOT DEFINED OP)
+    message(FATAL_ERROR "run_case.cmake: MODE pool needs -DOP=maxpool|avgpool|globalmaxpool|globalavgpool")
+  endif()
+  set(layer_arg)
+  if(DEFINED LAYER AND NOT LAYER STREQUAL "")
+    set(layer_arg --layer ${LAYER})
+  endif()
+  step(${FLYCOL} run --op ${OP} --model ${MODEL} --ifmap ${WORK}/x.npy ${layer_arg}
        --expect ${WORK}/expected.npy --ofmap ${WORK}/y.npy --report ${WORK}/run.json --check)
   if(NOT EXISTS ${WORK}/y.npy)
     message(FATAL_ERROR "run_case.cmake: flycol run wrote no --ofmap")

@@ -1,0 +1,207 @@
+// `flycol run --op <pooling>` (run_pool.h): the pooling layer's keys, parsed through the
+// convolution layer parser for the shared ones (so names, ranges and messages are the same), and
+// the golden model's run with its float64 reference.
+#include "sim/runner/run_pool.h"
+
+#include <chrono>
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "sim/common/input_error.h"
+#include "sim/common/text.h"
+#include "sim/config/layer.h"
+#include "sim/runner/run_layer.h"
+
+namespace flycol {
+namespace {
+
+bool is_global(const std::string& op) { return op.rfind("global", 0) == 0; }
+bool is_max(const std::string& op) { return op == "maxpool" || op == "globalmaxpool"; }
+
+int flag_value(const std::string& value, const std::string& source, const std::string& key, const char* onnx) {
+  if (value == "0") return 0;
+  if (value == "1") return 1;
+  throw InputError(source, key, fmt::format("= {}: must be 0 or 1 (ONNX's {})", value, onnx));
+}
+
+}  // namespace
+
+const std::vector<std::string>& pool_op_names() {
+  static const std::vector<std::string> names = {"maxpool", "avgpool", "globalmaxpool", "globalavgpool"};
+  return names;
+}
+
+bool is_pool_op(const std::string& op) {
+  for (const std::string& n : pool_op_names())
+    if (n == op) return true;
+  return false;
+}
+
+golden::PoolLayer parse_pool_layer(const std::string& op, const std::string& spec, const std::string& source,
+                                   const std::vector<std::int64_t>& shape) {
+  if (!is_pool_op(op))
+    throw InputError("--op", "", fmt::format("= {}: must be conv or one of {}", op, join(pool_op_names())));
+  const bool global = is_global(op);
+  int ceil = 0, include_pad = 0;
+  std::string conv;  // the keys the convolution parser checks
+  std::set<std::string> given;
+  std::string c_value;
+  const auto append = [&conv](const std::string& item) { conv += (conv.empty() ? "" : ",") + item; };
+  for (std::size_t start = 0; !trim(spec).empty() && start <= spec.size();) {
+    const std::size_t comma = std::min(spec.find(',', start), spec.size());
+    const std::string item = trim(spec.substr(start, comma - start));
+    start = comma + 1;
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos)
+      throw InputError(source, item, "must be key=value (keys: N, C, H, W, k, s, d, p, ceil, include_pad, name)");
+    const std::string key = trim(item.substr(0, eq)), value = trim(item.substr(eq + 1));
+    if (key == "ceil") {
+      if (global) throw InputError(source, key, "does not apply to global pooling (its one window is the whole map)");
+      ceil = flag_value(value, source, key, "ceil_mode");
+    } else if (key == "include_pad") {
+      if (op != "avgpool") throw InputError(source, key, fmt::format("applies to avgpool only (ONNX's count_include_pad), not {}", op));
+      include_pad = flag_value(value, source, key, "count_include_pad");
+    } else if (key == "K") {
+      throw InputError(source, key, "pooling keeps the channels (its output has C channels): leave K out");
+    } else if (global && key != "N" && key != "C" && key != "H" && key != "W" && key != "name") {
+      throw InputError(source, key, "global pooling takes only N, C, H, W and name: its window is the whole H x W map");
+    } else {
+      if (key == "C") c_value = value;
+      given.insert(key);
+      append(item);
+    }
+  }
+  const char* const dims[] = {"N", "C", "H", "W"};
+  if (!shape.empty())
+    for (int i = 0; i < 4; ++i)
+      if (!given.count(dims[i])) {
+        append(fmt::format("{}={}", dims[i], shape[std::size_t(i)]));
+        if (i == 1) c_value = std::to_string(shape[1]);
+      }
+  // The convolution parser wants K and a kernel: K = C (or 1 while C is missing, so that the message
+  // names C), and a 1 x 1 window for global pooling (its window is set from H and W below).
+  append("K=" + (c_value.empty() ? std::string("1") : c_value));
+  if (global) append("k=1");
+  const Layer L = parse_layer_spec(conv, source);
+  if (!shape.empty()) {
+    const int got[] = {L.n, L.c, L.h, L.w};
+    for (int i = 0; i < 4; ++i)
+      if (given.count(dims[i]) && got[i] != shape[std::size_t(i)])
+        throw InputError(source, dims[i],
+                         fmt::format("= {} disagrees with the --ifmap tensor, whose shape has {} at axis {} ([N][C][H][W]): "
+                                     "leave {} out of --layer or make them agree",
+                                     got[i], shape[std::size_t(i)], i, dims[i]));
+  }
+  const golden::PoolOp kind = is_max(op) ? golden::PoolOp::max : golden::PoolOp::avg;
+  golden::PoolLayer p;
+  if (global) {
+    p = golden::PoolLayer::global(kind, L.n, L.c, L.h, L.w);
+  } else {
+    p.op = kind;
+    p.n = L.n, p.c = L.c, p.h = L.h, p.w = L.w;
+    p.ky = L.ky, p.kx = L.kx, p.sy = L.sy, p.sx = L.sx, p.dy = L.dy, p.dx = L.dx;
+    p.pt = L.pt, p.pb = L.pb, p.pl = L.pl, p.pr = L.pr;
+    p.ceil_mode = ceil != 0;
+    p.count_include_pad = include_pad != 0;
+  }
+  const std::string problem = p.problem();
+  if (!problem.empty()) throw InputError(source, "k", problem);
+  return p;
+}
+
+std::string pool_spec(const std::string& op, const golden::PoolLayer& l) {
+  std::string s = fmt::format("{} N={},C={},H={},W={}", op, l.n, l.c, l.h, l.w);
+  if (is_global(op)) return s;
+  s += fmt::format(",ky={},kx={},sy={},sx={},dy={},dx={},pt={},pb={},pl={},pr={},ceil={}", l.ky, l.kx, l.sy, l.sx,
+                   l.dy, l.dx, l.pt, l.pb, l.pl, l.pr, l.ceil_mode ? 1 : 0);
+  if (op == "avgpool") s += fmt::format(",include_pad={}", l.count_include_pad ? 1 : 0);
+  return s;
+}
+
+PoolOutcome run_pool(const PoolRequest& req) {
+  if (req.model != "golden")
+    throw InputError("--model", "",
+                     fmt::format("= {}: pooling (--op {}) runs on the golden model only so far; the pooling unit that "
+                                 "would run it on the accelerator (issue 18, docs/microarchitecture.md section 16) is "
+                                 "not built yet",
+                                 req.model, req.op));
+  const golden::PoolLayer& l = req.layer;
+  const Arithmetic arith = req.config.arithmetic;
+  PoolOutcome r;
+  if (req.given_ifmap) {
+    r.ifmap = *req.given_ifmap;
+  } else {
+    // The ifmap of the seeded operands of a 1x1 convolution on the same map: the same classes.
+    Layer as_conv;
+    as_conv.n = l.n, as_conv.c = l.c, as_conv.h = l.h, as_conv.w = l.w, as_conv.k = 1;
+    OperandDistribution dist;
+    dist.operand_class = req.operands;
+    r.ifmap = make_random_operands(as_conv, arith, req.seed, dist).ifmap;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  r.output = golden::pool(l, arith, r.ifmap);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const std::vector<double> ref = golden::pool_f64(l, arith, r.ifmap);
+  double max_err = 0, sum_err = 0;
+  std::int64_t counted = 0, non_finite = 0;
+  for (std::size_t i = 0; i < r.output.size(); ++i) {
+    const double v = acc_value(r.output[i], arith);
+    if (!std::isfinite(v)) {
+      ++non_finite;
+      continue;
+    }
+    if (!std::isfinite(ref[i])) continue;
+    const double e = std::fabs(v - ref[i]);
+    max_err = std::max(max_err, e);
+    sum_err += e;
+    ++counted;
+  }
+  const std::uint64_t sum = checksum(r.output, arith);
+  const char* aname = arithmetic_info(arith).name;
+  const std::string seed = req.given_ifmap ? std::string("none (given ifmap)")
+                                           : req.operands == OperandClass::uniform
+                                                 ? std::to_string(req.seed)
+                                                 : fmt::format("{}, operands {}", req.seed, operand_class_name(req.operands));
+
+  Json& j = r.report;
+  j = Json::object();
+  j["model"] = "golden";
+  j["op"] = req.op;
+  Json& lj = j["layer"];
+  lj = Json::object();
+  lj["spec"] = pool_spec(req.op, l);
+  lj["N"] = l.n, lj["C"] = l.c, lj["H"] = l.h, lj["W"] = l.w;
+  lj["ky"] = l.ky, lj["kx"] = l.kx, lj["sy"] = l.sy, lj["sx"] = l.sx, lj["dy"] = l.dy, lj["dx"] = l.dx;
+  lj["pt"] = l.pt, lj["pb"] = l.pb, lj["pl"] = l.pl, lj["pr"] = l.pr;
+  lj["ceil_mode"] = l.ceil_mode;
+  lj["count_include_pad"] = l.count_include_pad;
+  lj["Ho"] = l.ho(), lj["Wo"] = l.wo();
+  j["config"] = config_json(req.config);
+  j["seed"] = req.given_ifmap ? Json(nullptr) : Json(req.seed);
+  j["operands"] = req.given_ifmap ? std::string("given") : std::string(operand_class_name(req.operands));
+  Json& o = j["output"];
+  o["shape"] = Json::Array{l.n, l.c, l.ho(), l.wo()};
+  o["checksum"] = fmt::format("0x{:016x}", sum);
+  Json& c = j["check"];
+  c["reference"] = "float64";
+  c["max_abs_err"] = max_err;
+  c["mean_abs_err"] = counted ? sum_err / double(counted) : 0.0;
+  c["non_finite"] = non_finite;
+  j["golden_seconds"] = seconds;
+
+  r.text = fmt::format(
+      "flycol run: {} on model golden ({} arithmetic), config {} ({}), seed {}\n"
+      "  layer        {}\n"
+      "  output       {}x{}x{}x{}\n"
+      "  checksum     0x{:016x}\n"
+      "  {} vs f64  max |err| {:.3g}, mean |err| {:.3g}{}\n"
+      "  note         the golden model only: the pooling unit (issue 18) is not built yet\n",
+      req.op, aname, req.config.name, req.config.source, seed, pool_spec(req.op, l), l.n, l.c, l.ho(), l.wo(), sum,
+      aname, max_err, counted ? sum_err / double(counted) : 0.0,
+      non_finite ? fmt::format(", {} non-finite outputs", non_finite) : std::string());
+  return r;
+}
+
+}  // namespace flycol
