@@ -21,6 +21,7 @@ enum class PoolOp { max, avg };
 // (pt, pl, pb, pr in ONNX's begin/end order; here by side), ceil_mode and count_include_pad
 // (average only). Global pooling is the window H x W with stride 1 and no padding (global()).
 struct PoolLayer {
+  std::string name = "pool";  // for reports only
   PoolOp op = PoolOp::max;
   int n = 1, c = 1, h = 1, w = 1;
   int ky = 1, kx = 1, sy = 1, sx = 1, dy = 1, dx = 1;

@@ -49,10 +49,19 @@ golden::PoolLayer parse_pool_layer(const std::string& op, const std::string& spe
   std::set<std::string> given;
   std::string c_value;
   const auto append = [&conv](const std::string& item) { conv += (conv.empty() ? "" : ",") + item; };
-  for (std::size_t start = 0; !trim(spec).empty() && start <= spec.size();) {
+  const std::string t = trim(spec);
+  if (t.size() > 5 && (t.compare(t.size() - 5, 5, ".yaml") == 0 || t.compare(t.size() - 4, 4, ".yml") == 0))
+    throw InputError(source, "", fmt::format("= {}: --op takes the compact form of a layer (N=..,C=..,H=..,W=..,k=..), "
+                                             "not a YAML file",
+                                             t));
+  int index = 0;
+  for (std::size_t start = 0; !t.empty() && start <= spec.size();) {
     const std::size_t comma = std::min(spec.find(',', start), spec.size());
     const std::string item = trim(spec.substr(start, comma - start));
     start = comma + 1;
+    ++index;
+    if (item.empty())
+      throw InputError(source, "", fmt::format("item {} is empty: items are key=value separated by single commas", index));
     const std::size_t eq = item.find('=');
     if (eq == std::string::npos)
       throw InputError(source, item, "must be key=value (keys: N, C, H, W, k, s, d, p, ceil, include_pad, name)");
@@ -106,6 +115,7 @@ golden::PoolLayer parse_pool_layer(const std::string& op, const std::string& spe
     p.ceil_mode = ceil != 0;
     p.count_include_pad = include_pad != 0;
   }
+  if (given.count("name")) p.name = L.name;
   const std::string problem = p.problem();
   if (!problem.empty()) throw InputError(source, "k", problem);
   return p;
@@ -172,6 +182,7 @@ PoolOutcome run_pool(const PoolRequest& req) {
   Json& lj = j["layer"];
   lj = Json::object();
   lj["spec"] = pool_spec(req.op, l);
+  lj["name"] = l.name;
   lj["N"] = l.n, lj["C"] = l.c, lj["H"] = l.h, lj["W"] = l.w;
   lj["ky"] = l.ky, lj["kx"] = l.kx, lj["sy"] = l.sy, lj["sx"] = l.sx, lj["dy"] = l.dy, lj["dx"] = l.dx;
   lj["pt"] = l.pt, lj["pb"] = l.pb, lj["pl"] = l.pl, lj["pr"] = l.pr;
