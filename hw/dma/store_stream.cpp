@@ -13,11 +13,12 @@ StoreStream::StoreStream(const char* name) : name_(name), words_q_("dma store wo
 void StoreStream::reset() {
   desc_q_ = DmaDesc{};
   shape_q_ = StreamShape{};
-  data_words_q_ = row_words_q_ = 0;
+  packed_q_ = false;
+  rd_rows_q_ = data_words_q_ = row_words_q_ = 0;
   active_q_ = active_d_ = false;
   rd_q_ = rd_d_ = Reader{};
   inflight_q_ = inflight_d_ = false;
-  inflight_tag_q_ = inflight_tag_d_ = Tag{};
+  wr_q_ = wr_d_ = Writer{};
   words_q_.reset();
   elem_q_ = elem_d_ = 0;
   start_req_ = false;
@@ -28,26 +29,27 @@ void StoreStream::reset() {
 void StoreStream::start(const DmaDesc& d, const StreamShape& shape) {
   if (active_q_) protocol_error(name_, "start while busy");
   check_stream_start(name_, d, shape);
-  if (d.pad_left || d.pad_top || d.pad_bottom || d.tail)
-    protocol_error(name_, "STORE_PSUMS uses no padding but pad_right");
+  if (d.pad_left || d.pad_top || d.pad_bottom)
+    protocol_error(name_, "STORE_PSUMS uses no padding but pad_right or tail");
+  const std::uint64_t epw = std::uint64_t(shape.elems_per_word);
   const std::uint64_t w = std::uint64_t(d.row_len) + d.pad_right;
-  if (w % std::uint64_t(shape.elems_per_word))
-    protocol_error(name_, "row_len + pad_right is not a whole number of SRAM words");
-  const std::uint64_t total = std::uint64_t(d.n_planes) * d.n_rows * w;
-  if (total > std::uint64_t(shape.depth_words) * std::uint64_t(shape.elems_per_word))
+  std::uint64_t total = 0;
+  if (w % epw == 0) {  // word-aligned rows
+    if (d.tail) protocol_error(name_, "tail is only for packed rows (row_len + pad_right not a whole number of words)");
+    total = std::uint64_t(d.n_planes) * d.n_rows * w;
+  } else {  // packed rows
+    if (d.pad_right) protocol_error(name_, "packed rows (row_len not a whole number of words) take no pad_right");
+    const std::uint64_t plane = std::uint64_t(d.n_rows) * d.row_len + d.tail;
+    if (d.tail >= epw || plane % epw)
+      protocol_error(name_, "packed rows: n_rows * row_len + tail is not a whole number of SRAM words, or tail is "
+                            "a word or more");
+    total = std::uint64_t(d.n_planes) * plane;
+  }
+  if (total > std::uint64_t(shape.depth_words) * epw)
     protocol_error(name_, "stream of " + std::to_string(total) + " elements exceeds the buffer");
   start_req_ = true;
   start_desc_ = d;
   start_shape_ = shape;
-}
-
-StoreStream::Tag StoreStream::tag_of(const Reader& r) const {
-  const std::uint32_t epw = std::uint32_t(shape_q_.elems_per_word);
-  Tag t;
-  t.addr = r.row_addr + std::uint64_t(r.word) * epw * std::uint64_t(shape_q_.elem_bytes);
-  t.n = std::uint8_t(std::min(epw, desc_q_.row_len - r.word * epw));
-  t.last = r.word + 1 == data_words_q_ && r.row + 1 == desc_q_.n_rows && r.plane + 1 == desc_q_.n_planes;
-  return t;
 }
 
 void StoreStream::update_outputs() {
@@ -62,9 +64,12 @@ void StoreStream::update_outputs() {
   }
   const Word& head = words_q_.front();
   const int eb = shape_q_.elem_bytes;
-  req_.addr = head.tag.addr + std::uint64_t(elem_q_) * std::uint64_t(eb);
+  req_.addr = wr_q_.row_addr + std::uint64_t(wr_q_.col) * std::uint64_t(eb);
   const int lane = int(req_.addr % kBeatBytes);
-  req_elems_ = std::min(int(head.tag.n) - elem_q_, (kBeatBytes - lane) / eb);
+  // The chunk ends at the word's end, the row's end or the beat's end.
+  const int row_left = int(std::min<std::uint32_t>(desc_q_.row_len - wr_q_.col, std::uint32_t(kMaxWordElems)));
+  req_elems_ = std::min({shape_q_.elems_per_word - elem_q_, row_left, (kBeatBytes - lane) / eb});
+  req_row_end_ = req_elems_ == row_left && wr_q_.col + std::uint32_t(req_elems_) == desc_q_.row_len;
   req_.bytes = req_elems_ * eb;
   for (int i = 0; i < req_elems_; ++i) {
     const word_elem_t v = head.data[elem_q_ + i];
@@ -76,7 +81,7 @@ void StoreStream::eval(bool req_fired, SramBank* bank) {
   rd_d_ = rd_q_;
   active_d_ = active_q_;
   inflight_d_ = false;
-  inflight_tag_d_ = inflight_tag_q_;
+  wr_d_ = wr_q_;
   elem_d_ = elem_q_;
   words_q_.set_push(false);
   words_q_.set_pop(false);
@@ -92,46 +97,61 @@ void StoreStream::eval(bool req_fired, SramBank* bank) {
   if (inflight_q_) {
     Word w;
     std::copy(bank->rdata(), bank->rdata() + shape_q_.elems_per_word, w.data);
-    w.tag = inflight_tag_q_;
     words_q_.set_push(true, w);
   }
   if (rd_q_.more && words_q_.count() + (inflight_q_ ? 1 : 0) < kStoreWordFifoDepth) {
     bank->read(SramBank::kDma, int(rd_q_.row_sram + rd_q_.word));
     read_ = true;
     inflight_d_ = true;
-    inflight_tag_d_ = tag_of(rd_q_);
     Reader& r = rd_d_;
     if (r.word + 1 < data_words_q_) {
       ++r.word;
     } else {
       r.word = 0;
       r.row_sram += row_words_q_;
-      if (r.row + 1 < desc_q_.n_rows) {
+      if (r.row + 1 < rd_rows_q_) {
         ++r.row;
-        r.row_addr += desc_q_.row_stride;
       } else if (r.plane + 1 < desc_q_.n_planes) {
         ++r.plane;
         r.row = 0;
-        r.plane_addr += desc_q_.plane_stride;
-        r.row_addr = r.plane_addr;
       } else {
         r.more = false;
       }
     }
   }
 
-  // Writer: the head word's next chunk went out if the request fired.
+  // Writer: the head word's next chunk went out if the request fired. The word is popped after
+  // its last element, after a row end (word-aligned rows: the rest is pad_right) or after a plane
+  // end (packed rows: the rest is tail).
   if (req_fired) {
     fired_ = true;
-    const Word& head = words_q_.front();
     elem_d_ = elem_q_ + req_elems_;
-    if (elem_d_ == head.tag.n) {
+    Writer& w = wr_d_;
+    w.col += std::uint32_t(req_elems_);
+    bool pop = elem_d_ == shape_q_.elems_per_word, last = false;
+    if (req_row_end_) {
+      w.col = 0;
+      const bool plane_end = w.row + 1 == desc_q_.n_rows;
+      if (!packed_q_ || plane_end) pop = true;
+      if (!plane_end) {
+        ++w.row;
+        w.row_addr += desc_q_.row_stride;
+      } else if (w.plane + 1 < desc_q_.n_planes) {
+        ++w.plane;
+        w.row = 0;
+        w.plane_addr += desc_q_.plane_stride;
+        w.row_addr = w.plane_addr;
+      } else {
+        last = true;
+      }
+    }
+    if (pop) {
       words_q_.set_pop(true);
       elem_d_ = 0;
-      if (head.tag.last) {
-        done_ = true;
-        active_d_ = false;
-      }
+    }
+    if (last) {
+      done_ = true;
+      active_d_ = false;
     }
   } else if (!rd_q_.more && !inflight_q_ && words_q_.empty()) {  // an empty store
     done_ = true;
@@ -155,12 +175,18 @@ void StoreStream::tick() {
     desc_q_ = d;
     shape_q_ = start_shape_;
     const std::uint32_t epw = std::uint32_t(shape_q_.elems_per_word);
-    data_words_q_ = (d.row_len + epw - 1) / epw;
-    row_words_q_ = (d.row_len + d.pad_right) / epw;
+    packed_q_ = (d.row_len + d.pad_right) % epw != 0;
+    rd_rows_q_ = packed_q_ ? 1 : d.n_rows;
+    // Packed: a plane is one reader row of (n_rows*row_len + tail) / epw words.
+    const std::uint32_t row_elems = packed_q_ ? d.n_rows * d.row_len + d.tail : d.row_len;
+    data_words_q_ = (row_elems + epw - 1) / epw;
+    row_words_q_ = packed_q_ ? data_words_q_ : (d.row_len + d.pad_right) / epw;
     Reader r;
     r.more = d.n_planes > 0 && d.n_rows > 0 && d.row_len > 0;
-    r.plane_addr = r.row_addr = d.dram_addr;
     rd_q_ = r;
+    Writer w;
+    w.plane_addr = w.row_addr = d.dram_addr;
+    wr_q_ = w;
     inflight_q_ = false;
     elem_q_ = 0;
     active_q_ = true;
@@ -168,7 +194,7 @@ void StoreStream::tick() {
     rd_q_ = rd_d_;
     active_q_ = active_d_;
     inflight_q_ = inflight_d_;
-    inflight_tag_q_ = inflight_tag_d_;
+    wr_q_ = wr_d_;
     elem_q_ = elem_d_;
   }
   update_outputs();

@@ -20,9 +20,11 @@ public:
   explicit StoreStream(const char* name);
 
   void reset();
-  // Latched at tick(): store the rows of `d` from a buffer of `shape`. SRAM rows are
-  // row_len + pad_right elements, a multiple of the word; only pad_right may be non-zero among
-  // the padding fields. Protocol error if busy or malformed.
+  // Latched at tick(): store the rows of `d` from a buffer of `shape` (section 7.5). Word-aligned
+  // rows: row_len + pad_right is a multiple of the word and tail is 0. Packed rows: pad_right is
+  // 0, rows follow element by element and each plane is n_rows*row_len + tail elements, a whole
+  // number of words with tail below one word. No other padding. Protocol error if busy or
+  // malformed.
   void start(const DmaDesc& d, const StreamShape& shape);
 
   bool busy() const { return active_q_; }
@@ -39,32 +41,30 @@ public:
   std::uint64_t sram_words_read() const { return sram_words_; }
 
 private:
-  struct Tag {  // where a word's data goes
-    std::uint64_t addr = 0;  // DRAM byte address of the word's first element
-    std::uint8_t n = 0;      // data elements in the word (the rest is row padding)
-    bool last = false;       // last word of the stream
-  };
   struct Word {
     word_elem_t data[kMaxWordElems]{};
-    Tag tag;
   };
-  struct Reader {
-    bool more = false;  // words left to read
-    std::uint32_t plane = 0, row = 0, word = 0;  // word: data word within the row
+  struct Reader {  // which SRAM word comes next
+    bool more = false;
+    std::uint32_t plane = 0, row = 0, word = 0;  // row: of the reader's rows (one per plane when packed)
     std::uint32_t row_sram = 0;                  // SRAM word address of the row's start
+  };
+  struct Writer {  // where the head word's next element goes
+    std::uint32_t plane = 0, row = 0, col = 0;   // col: element within the DRAM row
     std::uint64_t plane_addr = 0, row_addr = 0;  // DRAM byte addresses
   };
-  Tag tag_of(const Reader& r) const;
   void update_outputs();
 
   const char* name_;
   DmaDesc desc_q_{};
   StreamShape shape_q_{};
-  std::uint32_t data_words_q_ = 0, row_words_q_ = 0;  // per row: words with data, words in SRAM
+  bool packed_q_ = false;                         // packed rows (section 7.5)
+  std::uint32_t rd_rows_q_ = 0;                   // reader rows per plane: n_rows, or 1 when packed
+  std::uint32_t data_words_q_ = 0, row_words_q_ = 0;  // per reader row: words with data, words in SRAM
   bool active_q_ = false, active_d_ = false;
   Reader rd_q_{}, rd_d_{};
   bool inflight_q_ = false, inflight_d_ = false;  // a read issued last cycle
-  Tag inflight_tag_q_{}, inflight_tag_d_{};
+  Writer wr_q_{}, wr_d_{};
   Fifo<Word, kStoreWordFifoDepth> words_q_;
   int elem_q_ = 0, elem_d_ = 0;  // writer: next element of the head word
 
@@ -75,6 +75,7 @@ private:
   bool req_valid_ = false;
   MemReq req_{};
   int req_elems_ = 0;
+  bool req_row_end_ = false;  // the chunk ends its DRAM row
   bool done_ = false, fired_ = false, read_ = false;
 
   std::uint64_t dram_bytes_ = 0, dram_requests_ = 0, sram_words_ = 0;

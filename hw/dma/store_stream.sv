@@ -1,6 +1,7 @@
 // The DMA store path of the PS engine (STORE_PSUMS, docs/microarchitecture.md 7.5), RTL twin of
 // hw::StoreStream (hw/dma/store_stream.{h,cpp}): a reader that fetches the data words of every psum
-// row, a word FIFO of depth 2, and a writer that cuts each word into beat-bounded write requests.
+// row (word-aligned rows) or plane (packed rows), a word FIFO of depth 2, and a writer that keeps the
+// DRAM position and cuts each word into write requests bounded by the word, the row and the beat.
 //
 // Geometry parameters instead of Cfg, like stream_loader: the PS engine passes the psum word.
 // Words and beats are flat vectors on the ports (Yosys 0.23 reads no multi-dimensional packed ports).
@@ -46,9 +47,8 @@ module store_stream #(
   localparam int unsigned Log2ElemBytes = $clog2(ElemBytes);
   localparam int unsigned CountBits = $clog2(((WordElems > flycol_pkg::BeatBytes) ? WordElems
                                                                                  : flycol_pkg::BeatBytes) + 1);
-  // A word's tag: {last word of the stream, data elements, DRAM byte address of element 0}.
-  localparam int unsigned TagBits = 1 + CountBits + DramAddrBits;
-  localparam int unsigned EntryBits = TagBits + WordBits;
+  // Reader word counts: a row's data words, or a packed plane's words (at most the depth).
+  localparam int unsigned RdWordBits = (Field1Bits > AddrBits + 1) ? Field1Bits : AddrBits + 1;
 
   // ---------------------------------------------------------------------------------------------
   // Registers (the core's _q members).
@@ -57,29 +57,31 @@ module store_stream #(
   // Command registers, latched at the start.
   logic [FieldBits-1:0]    n_planes_q, n_rows_q, row_len_q;
   logic [StrideBits-1:0]   row_stride_q, plane_stride_q;
-  logic [Field1Bits-1:0]   data_words_q;                    // per row: words with data
-  logic [AddrBits-1:0]     row_words_q;                     // per row: words in SRAM (adds wrap at the depth)
+  logic                    packed_q;                        // packed rows (section 7.5)
+  logic [FieldBits-1:0]    rd_rows_q;                       // reader rows per plane: n_rows, or 1 when packed
+  logic [RdWordBits-1:0]   data_words_q;                    // per reader row: words with data
+  logic [AddrBits-1:0]     row_words_q;                     // per reader row: words in SRAM (adds wrap at the depth)
   // Reader.
   logic                    more_q, more_d;                  // words left to read
-  logic [FieldBits-1:0]    plane_q, plane_d, row_q, row_d;  // the row being read
-  logic [Field1Bits-1:0]   word_q, word_d;                  // data word within the row
+  logic [FieldBits-1:0]    plane_q, plane_d, row_q, row_d;  // the reader row being read
+  logic [RdWordBits-1:0]   word_q, word_d;                  // data word within the row
   logic [AddrBits-1:0]     row_sram_q, row_sram_d;          // SRAM word address of the row's start
-  logic [DramAddrBits-1:0] plane_addr_q, plane_addr_d;      // DRAM byte address of the plane
-  logic [DramAddrBits-1:0] row_addr_q, row_addr_d;          // and of the row
   logic                    inflight_q, inflight_d;          // a read issued last cycle
-  logic [TagBits-1:0]      inflight_tag_q, inflight_tag_d;  // where its data goes
-  // Writer.
+  // Writer: the DRAM position of the head word's next element.
   logic [CountBits-1:0]    elem_q, elem_d;                  // next element of the head word
+  logic [FieldBits-1:0]    w_plane_q, w_plane_d, w_row_q, w_row_d, w_col_q, w_col_d;
+  logic [DramAddrBits-1:0] w_plane_addr_q, w_plane_addr_d;  // DRAM byte address of the plane
+  logic [DramAddrBits-1:0] w_row_addr_q, w_row_addr_d;      // and of the row
 
   // ---------------------------------------------------------------------------------------------
   // Word FIFO.
 
   logic                           wf_push, wf_pop, wf_full, wf_empty;
-  logic [EntryBits-1:0]           wf_wdata, wf_rdata;
+  logic [WordBits-1:0]            wf_wdata, wf_rdata;
   logic [$clog2(FifoDepth+1)-1:0] wf_count;
 
   fifo #(
-    .Width(EntryBits),
+    .Width(WordBits),
     .Depth(FifoDepth)
   ) u_word_fifo (
     .clk_i,
@@ -94,12 +96,10 @@ module store_stream #(
   );
 
   // ---------------------------------------------------------------------------------------------
-  // Writer outputs (the core's update_outputs()): the head word's next chunk.
+  // Writer outputs (the core's update_outputs()): the head word's next chunk, which ends at the
+  // word's end, the row's end or the beat's end.
 
-  logic                    head_last;  // the head word ends the stream
-  logic [CountBits-1:0]    head_n;     // its data elements
-  logic [DramAddrBits-1:0] head_addr;  // DRAM byte address of its element 0
-  logic [WordBits-1:0]     head_data;  // its data: element e in [e*ElemBits +: ElemBits]
+  logic [WordBits-1:0]     head_data;  // the head word: element e in [e*ElemBits +: ElemBits]
   // The head data from the next element on, at least a beat wide. A chunk never spans more than
   // one beat, so the bits beyond the first beat are not needed.
   /* verilator lint_off UNUSEDSIGNAL */
@@ -107,19 +107,24 @@ module store_stream #(
   /* verilator lint_on UNUSEDSIGNAL */
   logic [BeatBits-1:0]  chunk_data;  // the chunk's bytes from lane 0, zeros after them
   logic [BytesBits-1:0] beat_left;   // bytes to the end of the beat
-  logic [CountBits-1:0] left;        // elements of the head word still to write
-  logic [CountBits-1:0] beat_room;   // elements to the end of the beat (addresses are element aligned)
-  logic [CountBits-1:0] req_elems;   // elements of the chunk
-  logic [CountBits-1:0] req_bytes;   // its bytes
+  logic [CountBits-1:0]  left;        // elements of the head word still to write
+  logic [Field1Bits-1:0] row_left;    // elements of the row still to write
+  logic [CountBits-1:0]  beat_room;   // elements to the end of the beat (addresses are element aligned)
+  logic [CountBits-1:0]  req_elems;   // elements of the chunk
+  logic [CountBits-1:0]  req_bytes;   // its bytes
+  logic                  req_row_end; // the chunk ends its row
 
   always_comb begin
-    {head_last, head_n, head_addr, head_data} = wf_rdata;
+    head_data = wf_rdata;
     req_valid_o = active_q && !wf_empty;
-    req_addr_o = head_addr + (DramAddrBits'(elem_q) << Log2ElemBytes);
-    left = head_n - elem_q;
+    req_addr_o = w_row_addr_q + (DramAddrBits'(w_col_q) << Log2ElemBytes);
+    left = CountBits'(WordElems) - elem_q;
+    row_left = Field1Bits'(row_len_q) - Field1Bits'(w_col_q);
     beat_left = BytesBits'(flycol_pkg::BeatBytes) - BytesBits'(req_addr_o[LaneBits-1:0]);
     beat_room = CountBits'(beat_left >> Log2ElemBytes);
     req_elems = (beat_room < left) ? beat_room : left;
+    if (row_left < Field1Bits'(req_elems)) req_elems = CountBits'(row_left);
+    req_row_end = Field1Bits'(req_elems) == row_left;
     req_bytes = CountBits'(req_elems << Log2ElemBytes);
     head_from_elem = WideBits'(head_data) >> (32'(elem_q) * ElemBits);
     chunk_data = head_from_elem[BeatBits-1:0];
@@ -133,17 +138,15 @@ module store_stream #(
       req_bytes_o = '0;
       req_wdata_o = '0;
       req_elems = '0;
+      req_row_end = 1'b0;
     end
   end
 
   // ---------------------------------------------------------------------------------------------
   // Reader and writer state.
 
-  logic [Field1Bits-1:0] row_next, plane_next;
-  logic [TagBits-1:0]    rd_tag;   // tag_of(reader position)
-  logic [Field1Bits-1:0] rd_elem;  // first element of the word within the row
-  logic [Field1Bits-1:0] rd_left;  // data elements of the row from that word on
-  logic [CountBits-1:0]  rd_count; // data elements of that word
+  logic [Field1Bits-1:0] row_next, plane_next, w_row_next, w_plane_next;
+  logic                  w_pop, w_plane_end;
 
   always_comb begin
     more_d = more_q;
@@ -151,29 +154,25 @@ module store_stream #(
     row_d = row_q;
     word_d = word_q;
     row_sram_d = row_sram_q;
-    plane_addr_d = plane_addr_q;
-    row_addr_d = row_addr_q;
     active_d = active_q;
     inflight_d = 1'b0;
-    inflight_tag_d = inflight_tag_q;
     elem_d = elem_q;
+    w_plane_d = w_plane_q;
+    w_row_d = w_row_q;
+    w_col_d = w_col_q;
+    w_plane_addr_d = w_plane_addr_q;
+    w_row_addr_d = w_row_addr_q;
+    w_pop = 1'b0;
+    w_plane_end = 1'b0;
     wf_push = 1'b0;
     wf_pop = 1'b0;
     rd_o = 1'b0;
     done_o = 1'b0;
     row_next = Field1Bits'(row_q) + Field1Bits'(1);
     plane_next = Field1Bits'(plane_q) + Field1Bits'(1);
-
-    rd_elem = Field1Bits'(word_q * WordElems);
-    rd_left = Field1Bits'(row_len_q) - rd_elem;
-    // Not inside the concatenation: Yosys 0.23 gives a ?: holding a narrowing cast the width of
-    // the cast's operand, which pushed the `last` bit out of the tag.
-    rd_count = (rd_left < Field1Bits'(WordElems)) ? CountBits'(rd_left) : CountBits'(WordElems);
-    rd_tag = {word_q + Field1Bits'(1) == data_words_q && row_next == Field1Bits'(n_rows_q) &&
-                  plane_next == Field1Bits'(n_planes_q),
-              rd_count,
-              row_addr_q + (DramAddrBits'(rd_elem) << Log2ElemBytes)};
-    wf_wdata = {inflight_tag_q, rdata_i};
+    w_row_next = Field1Bits'(w_row_q) + Field1Bits'(1);
+    w_plane_next = Field1Bits'(w_plane_q) + Field1Bits'(1);
+    wf_wdata = rdata_i;
 
     if (active_q) begin
       // Last cycle's read data enters the FIFO; a new read if FIFO + in flight < 2 (registered).
@@ -181,36 +180,49 @@ module store_stream #(
       if (more_q && 32'(wf_count) + 32'(inflight_q) < FifoDepth) begin
         rd_o = 1'b1;
         inflight_d = 1'b1;
-        inflight_tag_d = rd_tag;
-        if (word_q + Field1Bits'(1) < data_words_q) begin
-          word_d = word_q + Field1Bits'(1);
+        if (word_q + RdWordBits'(1) < data_words_q) begin
+          word_d = word_q + RdWordBits'(1);
         end else begin
           word_d = '0;
           row_sram_d = row_sram_q + row_words_q;
-          if (row_next < Field1Bits'(n_rows_q)) begin
+          if (row_next < Field1Bits'(rd_rows_q)) begin
             row_d = row_next[FieldBits-1:0];
-            row_addr_d = row_addr_q + DramAddrBits'(row_stride_q);
           end else if (plane_next < Field1Bits'(n_planes_q)) begin
             plane_d = plane_next[FieldBits-1:0];
             row_d = '0;
-            plane_addr_d = plane_addr_q + DramAddrBits'(plane_stride_q);
-            row_addr_d = plane_addr_d;
           end else begin
             more_d = 1'b0;
           end
         end
       end
 
-      // Writer: the head word's chunk went out if the request fired.
+      // Writer: the head word's chunk went out if the request fired. The word is popped after its
+      // last element, after a row end (word-aligned rows: the rest is pad_right) or after a plane
+      // end (packed rows: the rest is tail).
       if (req_fire_i) begin
         elem_d = elem_q + req_elems;
-        if (elem_d == head_n) begin
-          wf_pop = 1'b1;
-          elem_d = '0;
-          if (head_last) begin
+        w_col_d = w_col_q + FieldBits'(req_elems);
+        w_pop = elem_d == CountBits'(WordElems);
+        if (req_row_end) begin
+          w_col_d = '0;
+          w_plane_end = w_row_next == Field1Bits'(n_rows_q);
+          if (!packed_q || w_plane_end) w_pop = 1'b1;
+          if (!w_plane_end) begin
+            w_row_d = w_row_next[FieldBits-1:0];
+            w_row_addr_d = w_row_addr_q + DramAddrBits'(row_stride_q);
+          end else if (w_plane_next < Field1Bits'(n_planes_q)) begin
+            w_plane_d = w_plane_next[FieldBits-1:0];
+            w_row_d = '0;
+            w_plane_addr_d = w_plane_addr_q + DramAddrBits'(plane_stride_q);
+            w_row_addr_d = w_plane_addr_d;
+          end else begin
             done_o = 1'b1;
             active_d = 1'b0;
           end
+        end
+        if (w_pop) begin
+          wf_pop = 1'b1;
+          elem_d = '0;
         end
       end else if (!more_q && !inflight_q && wf_empty) begin  // an empty store
         done_o = 1'b1;
@@ -225,16 +237,25 @@ module store_stream #(
   // ---------------------------------------------------------------------------------------------
   // Start (the core's tick() with a start request).
 
-  logic [Field1Bits-1:0] s_data_words;
-  // Words per SRAM row; the reader adds them modulo the depth, so only the address bits are kept.
+  logic                  s_packed;
+  logic [2*FieldBits:0]  s_plane_elems;  // packed: n_rows * row_len + tail
   /* verilator lint_off UNUSEDSIGNAL */
+  logic [2*FieldBits:0]  s_data_words;   // at most the depth in a valid command
+  // Words per SRAM row; the reader adds them modulo the depth, so only the address bits are kept.
   logic [Field1Bits-1:0] s_row_words;
   /* verilator lint_on UNUSEDSIGNAL */
 
   always_comb begin
-    s_data_words = (Field1Bits'(cmd_i.dma_row_len) + Field1Bits'(WordElems - 1)) / Field1Bits'(WordElems);
-    s_row_words = (Field1Bits'(cmd_i.dma_row_len) + Field1Bits'(cmd_i.dma_pad_right)) /
-                  Field1Bits'(WordElems);
+    s_packed = ((Field1Bits'(cmd_i.dma_row_len) + Field1Bits'(cmd_i.dma_pad_right)) % Field1Bits'(WordElems)) != '0;
+    s_plane_elems = (2*FieldBits+1)'(cmd_i.dma_n_rows) * (2*FieldBits+1)'(cmd_i.dma_row_len) +
+                    (2*FieldBits+1)'(cmd_i.dma_tail);
+    s_row_words = (Field1Bits'(cmd_i.dma_row_len) + Field1Bits'(cmd_i.dma_pad_right)) / Field1Bits'(WordElems);
+    if (s_packed) begin
+      s_data_words = (s_plane_elems + (2*FieldBits+1)'(WordElems - 1)) / (2*FieldBits+1)'(WordElems);
+    end else begin
+      s_data_words = ((2*FieldBits+1)'(cmd_i.dma_row_len) + (2*FieldBits+1)'(WordElems - 1)) /
+                     (2*FieldBits+1)'(WordElems);
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -245,6 +266,8 @@ module store_stream #(
       row_len_q <= '0;
       row_stride_q <= '0;
       plane_stride_q <= '0;
+      packed_q <= 1'b0;
+      rd_rows_q <= '0;
       data_words_q <= '0;
       row_words_q <= '0;
       more_q <= 1'b0;
@@ -252,11 +275,13 @@ module store_stream #(
       row_q <= '0;
       word_q <= '0;
       row_sram_q <= '0;
-      plane_addr_q <= '0;
-      row_addr_q <= '0;
       inflight_q <= 1'b0;
-      inflight_tag_q <= '0;
       elem_q <= '0;
+      w_plane_q <= '0;
+      w_row_q <= '0;
+      w_col_q <= '0;
+      w_plane_addr_q <= '0;
+      w_row_addr_q <= '0;
     end else if (start_i) begin
       active_q <= 1'b1;
       n_planes_q <= cmd_i.dma_n_planes;
@@ -264,18 +289,22 @@ module store_stream #(
       row_len_q <= cmd_i.dma_row_len;
       row_stride_q <= cmd_i.dma_row_stride;
       plane_stride_q <= cmd_i.dma_plane_stride;
-      data_words_q <= s_data_words;
-      row_words_q <= s_row_words[AddrBits-1:0];
+      packed_q <= s_packed;
+      rd_rows_q <= s_packed ? FieldBits'(1) : cmd_i.dma_n_rows;
+      data_words_q <= RdWordBits'(s_data_words);
+      row_words_q <= s_packed ? AddrBits'(s_data_words) : s_row_words[AddrBits-1:0];
       more_q <= cmd_i.dma_n_planes != '0 && cmd_i.dma_n_rows != '0 && cmd_i.dma_row_len != '0;
       plane_q <= '0;
       row_q <= '0;
       word_q <= '0;
       row_sram_q <= '0;
-      plane_addr_q <= cmd_i.dma_dram_addr;
-      row_addr_q <= cmd_i.dma_dram_addr;
       inflight_q <= 1'b0;
-      inflight_tag_q <= inflight_tag_d;
       elem_q <= '0;
+      w_plane_q <= '0;
+      w_row_q <= '0;
+      w_col_q <= '0;
+      w_plane_addr_q <= cmd_i.dma_dram_addr;
+      w_row_addr_q <= cmd_i.dma_dram_addr;
     end else begin
       active_q <= active_d;
       more_q <= more_d;
@@ -283,15 +312,17 @@ module store_stream #(
       row_q <= row_d;
       word_q <= word_d;
       row_sram_q <= row_sram_d;
-      plane_addr_q <= plane_addr_d;
-      row_addr_q <= row_addr_d;
       inflight_q <= inflight_d;
-      inflight_tag_q <= inflight_tag_d;
       elem_q <= elem_d;
+      w_plane_q <= w_plane_d;
+      w_row_q <= w_row_d;
+      w_col_q <= w_col_d;
+      w_plane_addr_q <= w_plane_addr_d;
+      w_row_addr_q <= w_row_addr_d;
     end
   end
 
-  // Only the dma_* fields of the command belong to the store (and pad_right only to the start).
+  // Only the dma_* fields of the command belong to the store (pad_right and tail only to the start).
   logic unused_signals;
   assign unused_signals = ^{cmd_i.op, cmd_i.dma_elem_step, cmd_i.wait_ld, cmd_i.wait_ex, cmd_i.wait_ps, cmd_i.dma_buf,
                             cmd_i.run_ifmap_buf, cmd_i.run_weight_buf, cmd_i.run_psum_buf, cmd_i.run_preload,
@@ -313,10 +344,12 @@ module store_stream #(
     if (!(Depth >= 1)) $fatal(1, "store_stream: Depth must be at least 1");
   end
 
-  logic [63:0] chk_w, chk_total;
+  logic [63:0] chk_w, chk_plane, chk_total;
   always_comb begin
     chk_w = 64'(cmd_i.dma_row_len) + 64'(cmd_i.dma_pad_right);
-    chk_total = 64'(cmd_i.dma_n_planes) * 64'(cmd_i.dma_n_rows) * chk_w;
+    chk_plane = (chk_w % 64'(WordElems) == '0) ? 64'(cmd_i.dma_n_rows) * chk_w
+                                                : 64'(cmd_i.dma_n_rows) * 64'(cmd_i.dma_row_len) + 64'(cmd_i.dma_tail);
+    chk_total = 64'(cmd_i.dma_n_planes) * chk_plane;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -326,13 +359,18 @@ module store_stream #(
           (cmd_i.dma_row_stride[1:0] & 2'(ElemBytes - 1)) != '0 ||
           (cmd_i.dma_plane_stride[1:0] & 2'(ElemBytes - 1)) != '0)
         $error("store_stream: DRAM address or stride not element aligned (%0d bytes)", ElemBytes);
-      if (cmd_i.dma_pad_left != '0 || cmd_i.dma_pad_top != '0 || cmd_i.dma_pad_bottom != '0 ||
-          cmd_i.dma_tail != '0)
-        $error("store_stream: STORE_PSUMS uses no padding but pad_right");
+      if (cmd_i.dma_pad_left != '0 || cmd_i.dma_pad_top != '0 || cmd_i.dma_pad_bottom != '0)
+        $error("store_stream: STORE_PSUMS uses no padding but pad_right or tail");
       if (cmd_i.dma_elem_step != 8'd1) $error("store_stream: STORE_PSUMS writes dense rows (element step 1)");
-      if (chk_w % 64'(WordElems) != '0)
-        $error("store_stream: row_len + pad_right = %0d is not a whole number of %0d-element words", chk_w,
+      if (chk_w % 64'(WordElems) == '0 && cmd_i.dma_tail != '0)
+        $error("store_stream: tail is only for packed rows (row_len + pad_right not a whole number of words)");
+      if (chk_w % 64'(WordElems) != '0 && cmd_i.dma_pad_right != '0)
+        $error("store_stream: packed rows (row_len + pad_right = %0d, words of %0d) take no pad_right", chk_w,
                WordElems);
+      if (chk_w % 64'(WordElems) != '0 &&
+          (chk_plane % 64'(WordElems) != '0 || 64'(cmd_i.dma_tail) >= 64'(WordElems)))
+        $error("store_stream: packed rows: n_rows * row_len + tail = %0d is not a whole number of %0d-element words, or tail is a word or more",
+               chk_plane, WordElems);
       if (chk_total > 64'(Depth) * 64'(WordElems))
         $error("store_stream: stream of %0d elements exceeds the buffer", chk_total);
       if (!wf_empty || inflight_q) $error("store_stream: start with data left from a command");

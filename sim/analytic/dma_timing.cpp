@@ -44,15 +44,22 @@ DmaWork dma_work(const hw::Command& c, const hw::HwParams& p) {
   w.bytes = std::uint64_t(d.n_planes) * d.n_rows * d.row_len * eb;
 
   if (w.write) {
-    // Rows start on SRAM word boundaries; only data words are read; a write request is the part
-    // of a word's data that lies in one DRAM beat.
-    const std::uint64_t words_per_row = (d.row_len + word - 1) / word;
+    // Word-aligned rows start on SRAM word boundaries and only their data words are read; packed
+    // rows (section 7.5) follow each other, and every word of every plane is read. A write
+    // request is the part of one row's data in one word that lies in one DRAM beat.
+    const bool packed = (std::uint64_t(d.row_len) + d.pad_right) % word != 0;
     for (std::uint32_t pl = 0; pl < d.n_planes; ++pl)
       for (std::uint32_t y = 0; y < d.n_rows; ++y) {
         const std::uint64_t addr = d.dram_addr + std::uint64_t(pl) * d.plane_stride + std::uint64_t(y) * d.row_stride;
-        w.requests += pieces(d.row_len, 0, word, (addr / eb) % beat_elems, beat_elems);
+        const std::uint64_t off = packed ? (std::uint64_t(y) * d.row_len) % word : 0;  // planes are whole words
+        w.requests += pieces(d.row_len, off, word, (addr / eb) % beat_elems, beat_elems);
       }
-    w.sram_words = std::uint64_t(d.n_planes) * d.n_rows * words_per_row;
+    if (d.n_planes == 0 || d.n_rows == 0 || d.row_len == 0)
+      w.sram_words = 0;
+    else if (packed)
+      w.sram_words = std::uint64_t(d.n_planes) * ((std::uint64_t(d.n_rows) * d.row_len + d.tail) / word);
+    else
+      w.sram_words = std::uint64_t(d.n_planes) * d.n_rows * ((d.row_len + word - 1) / word);
     return w;
   }
 
@@ -249,45 +256,44 @@ std::uint64_t store_alone(const hw::DmaDesc& d, std::uint64_t eb, std::uint64_t 
   if (d.n_planes == 0 || d.n_rows == 0 || d.row_len == 0) return 1;
   Channel ch(timing);
   const std::uint64_t beat = std::uint64_t(hw::kBeatBytes);
-  const std::uint64_t words_per_row = (d.row_len + word - 1) / word;
-  const std::uint64_t total_words = std::uint64_t(d.n_planes) * d.n_rows * words_per_row;
-  // Reader position and the word FIFO (depth 2) of StoreStream.
+  const bool packed = (std::uint64_t(d.row_len) + d.pad_right) % word != 0;
+  const std::uint64_t total_words =
+      packed ? std::uint64_t(d.n_planes) * ((std::uint64_t(d.n_rows) * d.row_len + d.tail) / word)
+             : std::uint64_t(d.n_planes) * d.n_rows * ((d.row_len + word - 1) / word);
+  // Reader: words read so far and the word FIFO (depth 2) of StoreStream; the FIFO holds only a
+  // count, since the writer keeps the DRAM position (plane, row, column) itself.
   std::uint64_t next_word = 0;
   bool inflight = false;
-  std::uint64_t fifo[2] = {0, 0};
-  std::size_t fhead = 0, fcount = 0;
+  std::uint64_t fcount = 0;
   std::uint64_t elem = 0;  // writer position in the head word
-  const auto word_addr = [&](std::uint64_t w, std::uint64_t& n) {
-    const std::uint64_t row = w / words_per_row, i = w % words_per_row;
-    const std::uint64_t plane = row / d.n_rows, y = row % d.n_rows;
-    n = std::min<std::uint64_t>(word, d.row_len - i * word);
-    return d.dram_addr + plane * d.plane_stride + y * d.row_stride + i * word * eb;
-  };
+  std::uint64_t plane = 0, row = 0, col = 0;
   for (std::uint64_t t = 1;; ++t) {
     bool pop = false, done = false;
     if (fcount > 0 && ch.ready(t)) {  // writer: the head word's next chunk
-      std::uint64_t n = 0;
-      const std::uint64_t addr = word_addr(fifo[fhead], n) + elem * eb;
-      const std::uint64_t chunk = std::min(n - elem, (beat - addr % beat) / eb);
+      const std::uint64_t addr = d.dram_addr + plane * d.plane_stride + row * d.row_stride + col * eb;
+      const std::uint64_t chunk = std::min({word - elem, d.row_len - col, (beat - addr % beat) / eb});
       ch.accept(t, chunk * eb, false);
       elem += chunk;
-      if (elem == n) {
-        pop = true;
-        elem = 0;
-        done = fifo[fhead] + 1 == total_words;
+      col += chunk;
+      pop = elem == word;
+      if (col == d.row_len) {  // row end: the rest of an aligned row's word is padding
+        col = 0;
+        const bool plane_end = row + 1 == d.n_rows;
+        if (!packed || plane_end) pop = true;
+        if (!plane_end) {
+          ++row;
+        } else {
+          row = 0;
+          done = ++plane == d.n_planes;
+        }
       }
+      if (pop) elem = 0;
     }
     if (done) return t;
     const bool push = inflight;
     const bool read = next_word < total_words && fcount + (inflight ? 1 : 0) < 2;
-    if (pop) {
-      fhead = (fhead + 1) % 2;
-      --fcount;
-    }
-    if (push) {
-      fifo[(fhead + fcount) % 2] = next_word - 1;
-      ++fcount;
-    }
+    if (pop) --fcount;
+    if (push) ++fcount;
     inflight = read;
     if (read) ++next_word;
   }

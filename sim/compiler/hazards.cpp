@@ -195,12 +195,21 @@ private:
     const hw::DmaDesc& d = c.dma;
     const std::uint64_t row = std::uint64_t(d.pad_left) + d.row_len + d.pad_right;
     const std::uint64_t rows = std::uint64_t(d.pad_top) + d.n_rows + d.pad_bottom;
-    const std::uint64_t elems = std::uint64_t(d.n_planes) * rows * row + d.tail;
+    std::uint64_t elems = std::uint64_t(d.n_planes) * rows * row + d.tail;
     std::uint64_t capacity = std::uint64_t(hw_.ifmap_depth) * hw_.bus_elems;
     if (c.op == hw::Opcode::LoadWeights) capacity = std::uint64_t(hw_.weight_depth) * hw_.cols;
-    if (c.op == hw::Opcode::LoadPsums || c.op == hw::Opcode::StorePsums) {
+    const std::uint32_t word = std::uint32_t(hw_.rows);
+    if (c.op == hw::Opcode::StorePsums && (d.row_len + d.pad_right) % word != 0) {
+      // Packed rows (section 7.5): planes of n_rows*row_len + tail elements, whole words.
       capacity = std::uint64_t(hw_.psum_depth) * hw_.rows;
-      if (d.pad_left || d.pad_top || d.pad_bottom || d.tail || (d.row_len + d.pad_right) % std::uint32_t(hw_.rows))
+      const std::uint64_t plane = std::uint64_t(d.n_rows) * d.row_len + d.tail;
+      elems = d.n_planes * plane;
+      if (d.pad_left || d.pad_top || d.pad_bottom || d.pad_right || d.tail >= word || plane % word)
+        fail_one("packed psum rows must fill planes of n_rows * row_len + tail elements, whole words with a tail "
+                 "below one word, with no other padding");
+    } else if (c.op == hw::Opcode::LoadPsums || c.op == hw::Opcode::StorePsums) {
+      capacity = std::uint64_t(hw_.psum_depth) * hw_.rows;
+      if (d.pad_left || d.pad_top || d.pad_bottom || d.tail || (d.row_len + d.pad_right) % word)
         fail_one("psum rows must be row_len + pad_right elements filling whole words, with no other padding");
     }
     if (elems > capacity)

@@ -118,17 +118,31 @@ private:
     buf.written = std::int64_t(pos);
   }
 
-  // Section 7.5: the psum buffer read as [n_planes][n_rows][row_len + pad_right].
+  // Section 7.5: the psum buffer read as [n_planes][n_rows][row_len + pad_right] (word-aligned
+  // rows), or as planes of n_rows*row_len + tail elements with the rows one after another (packed).
   void store(const hw::DmaDesc& d) {
-    check_psum_stream(d);
+    const std::uint32_t word = std::uint32_t(hw_.rows);
+    const bool packed = (d.row_len + d.pad_right) % word != 0;
+    std::uint64_t row_width = std::uint64_t(d.row_len) + d.pad_right, plane_width = d.n_rows * row_width;
+    if (!packed) {
+      check_psum_stream(d);
+    } else {
+      plane_width = std::uint64_t(d.n_rows) * d.row_len + d.tail;
+      row_width = d.row_len;
+      if (d.pad_left || d.pad_top || d.pad_bottom || d.pad_right)
+        fail("a store of packed rows (row_len not a whole number of words) has only row_len and tail");
+      if (d.tail >= word || plane_width % word != 0)
+        fail(fmt::format("a store of packed rows has planes of n_rows * row_len + tail = {} elements, not whole "
+                         "{}-element words with a tail below one word",
+                         plane_width, word));
+    }
     Buffer& buf = pick(psums_, d.buf, "psum");
     const int ab = hw_.acc_bytes();
-    const std::uint64_t row_width = std::uint64_t(d.row_len) + d.pad_right;
     for (std::uint32_t pl = 0; pl < d.n_planes; ++pl)
       for (std::uint32_t y = 0; y < d.n_rows; ++y) {
         const std::uint64_t row = d.dram_addr + std::uint64_t(pl) * d.plane_stride + std::uint64_t(y) * d.row_stride;
         for (std::uint32_t x = 0; x < d.row_len; ++x) {
-          const std::uint64_t e = (std::uint64_t(pl) * d.n_rows + y) * row_width + x;
+          const std::uint64_t e = std::uint64_t(pl) * plane_width + std::uint64_t(y) * row_width + x;
           if (e >= buf.elems.size()) fail(fmt::format("psum element {} is outside the buffer", e));
           if (!buf.defined[e])
             fail(fmt::format("stores psum element {} (plane {}, row {}, column {}), which no command wrote", e, pl, y,

@@ -122,6 +122,20 @@ std::uint64_t count_beat_cuts(const std::vector<StreamElem>& s, int epw) {
   return n;
 }
 
+// STORE_PSUMS layouts (section 7.5): word-aligned rows (row_len + pad_right a multiple of the
+// word) or packed rows (rows one after another, each plane n_rows*row_len + tail elements).
+bool store_packed(const DmaDesc& d, int epw) { return (d.row_len + d.pad_right) % std::uint32_t(epw) != 0; }
+std::uint64_t store_plane_elems(const DmaDesc& d, int epw) {
+  return store_packed(d, epw) ? std::uint64_t(d.n_rows) * d.row_len + d.tail
+                              : std::uint64_t(d.n_rows) * (d.row_len + d.pad_right);
+}
+// Buffer element of plane p, row y, column i.
+std::uint64_t store_pos(const DmaDesc& d, int epw, std::uint32_t p, std::uint32_t y, std::uint32_t i) {
+  const std::uint64_t pitch = store_packed(d, epw) ? d.row_len : std::uint64_t(d.row_len) + d.pad_right;
+  return std::uint64_t(p) * store_plane_elems(d, epw) + std::uint64_t(y) * pitch + i;
+}
+
+// A write request starts at every row start, SRAM word start and DRAM beat start.
 std::uint64_t count_store_requests(const DmaDesc& d, int eb, int epw) {
   std::uint64_t n = 0;
   for (std::uint32_t p = 0; p < d.n_planes; ++p)
@@ -129,9 +143,17 @@ std::uint64_t count_store_requests(const DmaDesc& d, int eb, int epw) {
       for (std::uint32_t i = 0; i < d.row_len; ++i) {
         const std::uint64_t a = d.dram_addr + std::uint64_t(p) * d.plane_stride + std::uint64_t(y) * d.row_stride +
                                 std::uint64_t(i) * std::uint64_t(eb);
-        if (i == 0 || i % std::uint32_t(epw) == 0 || a % kBeatBytes == 0) ++n;
+        if (i == 0 || store_pos(d, epw, p, y, i) % std::uint64_t(epw) == 0 || a % kBeatBytes == 0) ++n;
       }
   return n;
+}
+
+// SRAM words a store reads: every data word of every row, or every word of every packed plane.
+std::uint64_t count_store_words(const DmaDesc& d, int epw) {
+  const std::uint64_t e = std::uint64_t(epw);
+  if (d.n_planes == 0 || d.n_rows == 0 || d.row_len == 0) return 0;
+  if (store_packed(d, epw)) return std::uint64_t(d.n_planes) * store_plane_elems(d, epw) / e;
+  return std::uint64_t(d.n_planes) * d.n_rows * ((d.row_len + e - 1) / e);
 }
 
 word_elem_t elem_at(const std::uint8_t* mem, std::uint64_t addr, int eb) {
@@ -358,6 +380,17 @@ public:
       c.dma.plane_stride = 3 * c.dma.row_stride;
       c.dma.dram_addr = 3 * kRegion + 8192;
       cases.push_back({"STORE_PSUMS, one element per row", 1, c, false, false, false, false, true});
+      // Packed rows (images packed into one RUN): rows of 3 elements, several rows per word, a
+      // tail completing each plane's last word; DRAM rows far apart.
+      c.dma.n_planes = 3;
+      c.dma.n_rows = 5;
+      c.dma.row_len = 3;
+      c.dma.pad_right = 0;
+      c.dma.tail = std::uint32_t((pw - 15 % pw) % pw);
+      c.dma.row_stride = 40 * std::uint32_t(ab);
+      c.dma.plane_stride = 3 * std::uint32_t(ab);
+      c.dma.dram_addr = 3 * kRegion + 12288 + std::uint64_t(ab);
+      if (15 % pw != 0) cases.push_back({"STORE_PSUMS, packed rows", 1, c, false, false, false, false, true});
     }
     for (Case& k : cases) {
       const DmaDesc& d = k.c.dma;
@@ -464,6 +497,15 @@ public:
       Command c = base(Opcode::StorePsums);
       c.dma.pad_right = 1;
       cases.push_back({"STORE_PSUMS rows not whole words", 1, c, true});
+      c.dma.pad_right = 0;
+      c.dma.row_len = std::uint32_t(p_.rows) + 1;
+      c.dma.tail = std::uint32_t(p_.rows) - 1;
+      cases.push_back({"STORE_PSUMS packed rows", 1, c, false});
+      c.dma.tail = std::uint32_t(p_.rows) - 2;
+      cases.push_back({"STORE_PSUMS packed plane not whole words", 1, c, true});
+      c.dma.n_rows = std::uint32_t(p_.rows);
+      c.dma.tail = std::uint32_t(p_.rows);
+      cases.push_back({"STORE_PSUMS packed tail of a whole word", 1, c, true});
     }
     {
       Command c = base(Opcode::StorePsums);
@@ -784,12 +826,22 @@ private:
     }
     const std::uint64_t cap = std::uint64_t(p_.psum_depth) * std::uint64_t(epw);
     if (c.op == Opcode::StorePsums) {
+      if (epw > 1 && chance(40)) {  // packed rows: words that hold the end of one row and the start of the next
+        d.row_len = std::uint32_t(chance(30) ? rnd(1, std::uint64_t(epw) - 1) : rnd(1, 3 * std::uint64_t(epw)));
+        if (d.row_len % std::uint32_t(epw) == 0) ++d.row_len;
+        d.pad_right = 0;
+        d.n_rows = std::uint32_t(rnd(1, chance(20) ? 40 : 5));
+        d.tail = std::uint32_t((std::uint64_t(epw) - std::uint64_t(d.n_rows) * d.row_len % std::uint64_t(epw)) %
+                               std::uint64_t(epw));
+      }
       if (chance(3)) {  // nothing to store: completes in its first cycle
         d.pad_right += d.row_len;
         d.row_len = 0;
+        d.tail = 0;
+        d.pad_right = (d.pad_right + std::uint32_t(epw) - 1) / std::uint32_t(epw) * std::uint32_t(epw);
       }
-      if (chance(2)) d.n_rows = 0;
-      while (stream_len(d) > cap) d.n_planes /= 2;
+      if (chance(2) && !store_packed(d, epw)) d.n_rows = 0;
+      while (d.n_planes * store_plane_elems(d, epw) > cap) d.n_planes /= 2;
     } else {
       shrink(d, cap);
     }
@@ -816,11 +868,10 @@ private:
     SramBank* bank = v_.buffers().ptr[g.kind][g.buf];
     g.expect_bytes = std::uint64_t(d.n_planes) * d.n_rows * d.row_len * std::uint64_t(g.eb);
     if (c.op == Opcode::StorePsums) {
-      const std::uint32_t w = d.row_len + d.pad_right;
       for (std::uint32_t pl = 0; pl < d.n_planes; ++pl)
         for (std::uint32_t y = 0; y < d.n_rows; ++y)
           for (std::uint32_t i = 0; i < d.row_len; ++i) {
-            const std::uint64_t pos = (std::uint64_t(pl) * d.n_rows + y) * w + i;
+            const std::uint64_t pos = store_pos(d, epw, pl, y, i);
             const word_elem_t v = bank->peek(int(pos / std::uint64_t(epw)), int(pos % std::uint64_t(epw)));
             const std::uint64_t a = d.dram_addr + std::uint64_t(pl) * d.plane_stride +
                                     std::uint64_t(y) * d.row_stride + std::uint64_t(i) * std::uint64_t(g.eb);
@@ -828,7 +879,7 @@ private:
           }
       g.expect_requests = count_store_requests(d, g.eb, epw);
       g.expect_chunks = 0;
-      g.expect_words = std::uint64_t(d.n_planes) * d.n_rows * ((d.row_len + std::uint32_t(epw) - 1) / std::uint32_t(epw));
+      g.expect_words = count_store_words(d, epw);
     } else {
       // The whole buffer afterwards: sentinels where the load must not write.
       g.expect.resize(std::size_t(bank->depth()) * std::size_t(epw));
