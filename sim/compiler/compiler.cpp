@@ -20,7 +20,7 @@ std::uint64_t align64(std::uint64_t v) { return (v + 63) / 64 * 64; }
 
 // One tile of the loop nest: which outputs, which input channels, which output-channel groups.
 struct TileBox {
-  int n = 0;
+  int n = 0, tn = 1;  // first image, images (tn > 1: packed across images, th = tn * Ho)
   int yi = 0, oy0 = 0, th = 0;
   int xi = 0, ox0 = 0, tw = 0;
   int ci = 0, c0 = 0, tc = 0;
@@ -49,8 +49,10 @@ public:
   TileBox box(int n, int yi, int xi, int ki, int ci) const {
     const TilePlan& plan = p_.plan;
     TileBox b;
-    b.n = n;
+    b.n = n * plan.tn;
+    b.tn = std::min(plan.tn, l_.n - b.n);
     b.yi = yi; b.oy0 = yi * plan.th; b.th = std::min(plan.th, l_.ho() - b.oy0);
+    if (plan.tn > 1) b.th = b.tn * l_.ho();  // whole images: the RUN covers all their rows
     b.xi = xi; b.ox0 = xi * plan.tw; b.tw = std::min(plan.tw, l_.wo() - b.ox0);
     b.ci = ci; b.c0 = ci * plan.tc; b.tc = std::min(plan.tc, l_.c - b.c0);
     b.ki = ki; b.kg0 = ki * plan.n_kg; b.nkg = std::min(plan.n_kg, ceil_div(l_.k, hw_.cols) - b.kg0);
@@ -65,7 +67,9 @@ public:
 
   // Emits what one RUN needs: its loads (unless resident), a psum load, the RUN, a store.
   void step(const TileBox& t, bool preload, bool load_psums, bool store, int pb) {
-    const std::string note = fmt::format("n={} oy={}..{} ox={}..{} k={}..{} c={}..{}", t.n, t.oy0, t.oy0 + t.th - 1,
+    const std::string images = t.tn > 1 ? fmt::format("{}..{}", t.n, t.n + t.tn - 1) : fmt::format("{}", t.n);
+    const int rows = t.tn > 1 ? l_.ho() : t.th;
+    const std::string note = fmt::format("n={} oy={}..{} ox={}..{} k={}..{} c={}..{}", images, t.oy0, t.oy0 + rows - 1,
                                          t.ox0, t.ox0 + t.tw - 1, t.kg0 * hw_.cols,
                                          std::min(l_.k, (t.kg0 + t.nkg) * hw_.cols) - 1, t.c0, t.c0 + t.tc - 1);
     const TileWindow win = tile_window(l_, hw_, t.tc, t.th, t.tw, p_.plan.layout());
@@ -149,7 +153,8 @@ private:
     hw::Command c;
     c.op = hw::Opcode::LoadIfmap;
     c.wait_ex = ifb_[std::size_t(ib)].last_reader;
-    c.dma = ifmap_tile_load(l_, hw_, p_.plan, p_.dram.ifmap_base, t.n, t.oy0, t.th, t.ox0, t.tw, t.c0, t.tc);
+    c.dma = t.tn > 1 ? ifmap_images_load(l_, hw_, p_.plan, p_.dram.ifmap_base, t.n, t.tn, t.c0, t.tc)
+                     : ifmap_tile_load(l_, hw_, p_.plan, p_.dram.ifmap_base, t.n, t.oy0, t.th, t.ox0, t.tw, t.c0, t.tc);
     c.dma.buf = std::uint8_t(ib);
     return c;
   }
@@ -186,6 +191,16 @@ private:
     d.n_planes = std::uint32_t(std::min(l_.k, k0 + t.nkg * hw_.cols) - k0);
     d.plane_stride = std::uint32_t(std::uint64_t(l_.ho()) * l_.wo() * ab);
     d.row_stride = std::uint32_t(std::uint64_t(l_.wo()) * ab);
+    if (t.tn > 1) {
+      // Contexts packed across images (microarchitecture 12): a DRAM row is one image's output
+      // plane, the rows follow each other in the buffer (packed rows, section 7.5).
+      const int n = t.th * t.tw;  // tn images of Ho*Wo outputs
+      d.n_rows = std::uint32_t(t.tn);
+      d.row_len = std::uint32_t(std::int64_t(l_.ho()) * l_.wo());
+      d.row_stride = std::uint32_t(std::uint64_t(l_.k) * d.row_len * ab);
+      d.tail = std::uint32_t(ceil_div(n, hw_.rows) * hw_.rows - n);  // 0 when an image is whole words
+      return c;
+    }
     if (p_.plan.flat) {
       // One row of contexts over whole output rows: the tile's outputs are contiguous in DRAM.
       const int n = t.th * t.tw;
@@ -231,7 +246,7 @@ void emit_program(Program& p) {
     // Input-channel slices outermost: after every slice the partial sums go to the ofmap region
     // and come back for the next one.
     for (int ci = 0; ci < t.tiles_c; ++ci)
-      for (int n = 0; n < p.layer.n; ++n)
+      for (int n = 0; n < t.tiles_n; ++n)
         for (int yi = 0; yi < t.tiles_h; ++yi)
           for (int xi = 0; xi < t.tiles_w; ++xi)
             for (int ki = 0; ki < t.tiles_k; ++ki)
@@ -241,7 +256,7 @@ void emit_program(Program& p) {
     // every output tile of the layer uses them (when they fit there), the ifmap is reloaded per
     // k tile instead.
     for (int ki = 0; ki < t.tiles_k; ++ki)
-      for (int n = 0; n < p.layer.n; ++n)
+      for (int n = 0; n < t.tiles_n; ++n)
         for (int yi = 0; yi < t.tiles_h; ++yi)
           for (int xi = 0; xi < t.tiles_w; ++xi) {
             const int pb = e.next_psum_buffer();
@@ -249,7 +264,7 @@ void emit_program(Program& p) {
               e.step(e.box(n, yi, xi, ki, ci), ci > 0, false, ci == t.tiles_c - 1, pb);
           }
   } else {
-    for (int n = 0; n < p.layer.n; ++n)
+    for (int n = 0; n < t.tiles_n; ++n)
       for (int yi = 0; yi < t.tiles_h; ++yi)
         for (int xi = 0; xi < t.tiles_w; ++xi)
           for (int ki = 0; ki < t.tiles_k; ++ki) {
@@ -327,6 +342,23 @@ std::uint64_t gather_row_requests(std::uint64_t n, std::uint64_t off, std::uint6
   return k;
 }
 
+hw::DmaDesc ifmap_images_load(const Layer& l, const hw::HwParams& hw, const TilePlan& plan, std::uint64_t ifmap_base,
+                              int n0, int tn, int c0, int tc) {
+  // The buffer is [tc][tn][H*W]: the flat tile of tn*Ho output rows of a 1x1 stride-1 kernel.
+  const TileWindow win = tile_window(l, hw, tc, tn * l.ho(), l.wo(), plan.layout());
+  const std::uint64_t eb = std::uint64_t(hw.elem_bytes());
+  const std::uint64_t image = std::uint64_t(l.h) * std::uint64_t(l.w);
+  hw::DmaDesc d;
+  d.dram_addr = ifmap_base + (std::uint64_t(n0) * l.c + std::uint64_t(c0)) * image * eb;
+  d.n_planes = std::uint32_t(tc);
+  d.plane_stride = std::uint32_t(image * eb);
+  d.n_rows = std::uint32_t(tn);
+  d.row_stride = std::uint32_t(std::uint64_t(l.c) * image * eb);
+  d.row_len = std::uint32_t(image);
+  d.tail = std::uint32_t(win.tail);
+  return d;
+}
+
 std::uint64_t load_request_bytes(const hw::DmaDesc& d, int elem_bytes, int word_elems) {
   const std::uint64_t eb = std::uint64_t(elem_bytes);
   if (d.elem_step <= 1) return dma_bytes(d, elem_bytes);
@@ -366,7 +398,8 @@ std::string TilePlan::describe() const {
                      tc, n(tiles_c, "slice"), n_kg, n(tiles_k, "tile"), th, n(tiles_h, "tile"), tw,
                      n(tiles_w, "tile"), order,
                      std::string(aligned ? ", rows aligned" : "") + (skip_rows ? ", rows skipped" : "") +
-                         (flat ? ", flat contexts" : "") + (gather ? ", columns gathered" : ""),
+                         (flat ? ", flat contexts" : "") + (gather ? ", columns gathered" : "") +
+                         (tn > 1 ? fmt::format(", Tn = {} images packed ({})", tn, n(tiles_n, "tile")) : ""),
                      ifmap_words, weight_words, psum_words);
 }
 

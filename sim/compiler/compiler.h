@@ -35,6 +35,10 @@ struct CompileOptions {
   // kx = 1, sx = 2..hw::kMaxElemStep: the LOAD_IFMAP gathers every sx-th column (DmaDesc::elem_step),
   // so the buffer holds only the columns the outputs read and the RUN is a stride-1 1 x ky.
   bool gather_cols = false;
+  // Images per tile (Tn), packing contexts across images (microarchitecture 12): N > 1, a 1x1
+  // kernel with stride 1 and no padding, flat_contexts, Th = Ho. 0: the compiler chooses
+  // (the most images that fit when the layer can pack, else 1).
+  int tile_n = 0;
 };
 
 // The ifmap tile layout options of a plan (see tiling.h).
@@ -63,6 +67,8 @@ DramLayout dram_layout(const Layer& layer, const hw::HwParams& hw);
 struct TilePlan {
   int tc = 1, n_kg = 1, th = 1, tw = 1;
   int tiles_c = 1, tiles_k = 1, tiles_h = 1, tiles_w = 1;
+  // Images per tile (> 1: contexts packed across images, th = Ho) and image tiles ceil(N / tn).
+  int tn = 1, tiles_n = 1;
   std::string order = "output_stationary";
   bool aligned = false;    // CompileOptions::align_rows
   bool skip_rows = false;  // CompileOptions::skip_rows
@@ -71,6 +77,8 @@ struct TilePlan {
   std::int64_t ifmap_words = 0, weight_words = 0, psum_words = 0;
 
   TileLayout layout() const { return {aligned, skip_rows, flat, gather}; }
+  // Output rows a full tile's RUN covers: th, or tn * th when images are packed.
+  int run_rows() const { return tn * th; }
 
   std::string describe() const;
 };
@@ -106,6 +114,10 @@ std::uint64_t gather_row_requests(std::uint64_t n, std::uint64_t off, std::uint6
 // channels c0..c0+tc-1 of image n, in the plan's layout (section 12).
 hw::DmaDesc ifmap_tile_load(const Layer& l, const hw::HwParams& hw, const TilePlan& plan, std::uint64_t ifmap_base,
                             int n, int oy0, int th, int ox0, int tw, int c0, int tc);
+// The LOAD_IFMAP descriptor (buffer 0) of images n0..n0+tn-1, channels c0..c0+tc-1 of a layer
+// whose contexts are packed across images (microarchitecture 12): rows are images.
+hw::DmaDesc ifmap_images_load(const Layer& l, const hw::HwParams& hw, const TilePlan& plan, std::uint64_t ifmap_base,
+                              int n0, int tn, int c0, int tc);
 // DRAM bytes a load descriptor requests: its elements, or for a gather its whole beats.
 std::uint64_t load_request_bytes(const hw::DmaDesc& d, int elem_bytes, int word_elems);
 

@@ -147,7 +147,7 @@ DramTraffic plan_traffic(const Layer& l, const hw::HwParams& hw, const TilePlan&
   const std::uint64_t weights_once =
       std::uint64_t(ceil_div(l.k, hw.cols)) * std::uint64_t(hw.cols) * std::uint64_t(l.c) * std::uint64_t(l.ky) * std::uint64_t(l.kx) * eb;
   const std::uint64_t ofmap = std::uint64_t(l.ofmap_elems()) * ab;
-  const std::uint64_t spatial = std::uint64_t(l.n) * std::uint64_t(p.tiles_h) * std::uint64_t(p.tiles_w);
+  const std::uint64_t spatial = std::uint64_t(p.tiles_n) * std::uint64_t(p.tiles_h) * std::uint64_t(p.tiles_w);
   const std::uint64_t tk = std::uint64_t(p.tiles_k), tcs = std::uint64_t(p.tiles_c);
   const std::uint64_t ibuf = std::uint64_t(hw.ifmap_buffers), wbuf = std::uint64_t(hw.weight_buffers);
   // A tile is loaded again unless it is still in one of the buffers: with two buffers (LRU) a
@@ -180,7 +180,7 @@ std::vector<PlanCandidate> search_plans(const Layer& l, const Config& cfg, const
   const int c_hi = int(std::min<std::int64_t>(l.c, std::int64_t(kCountMax)));
 
   std::vector<PlanCandidate> all;
-  std::set<std::array<int, 8>> seen;  // (tc, n_kg, th, tw, layout) already scored
+  std::set<std::array<int, 9>> seen;  // (tc, n_kg, th, tw, layout, tn) already scored
   const bool one_by_one = l.kx == 1 && l.ky == 1;
   for (int tw : width_sizes(l.wo(), hw.rows)) {
     // The tile layouts worth trying: plain, aligned rows (when the pitch is not a multiple of B),
@@ -209,43 +209,60 @@ std::vector<PlanCandidate> search_plans(const Layer& l, const Config& cfg, const
     // stride_kernel sweep (k7_s2: 517k cycles against 486k unpacked).
     if (!one_by_one && l.sy == 1 && tw == l.wo() && pack_problem(l, hw, {false, false, true}).empty())
       layouts.push_back({false, false, true});
+    // Images packed per tile (whole images, flat contexts): tn > 1 beside the tn = 1 plans.
+    std::vector<int> image_counts = {1};
+    for (int tn : balanced_sizes(l.n))
+      if (tn > 1) image_counts.push_back(tn);
     for (int th : balanced_sizes(l.ho()))
       for (int n_kg : balanced_sizes(groups))
-        for (const TileLayout& lay : layouts) {
+        for (const TileLayout& lay : layouts)
+          for (int tn : image_counts) {
           if (!layout_problem(l, lay).empty()) continue;
-          if (!fits(l, hw, 1, n_kg, th, tw, lay)) continue;
+          if (tn > 1 && (th != l.ho() || !images_pack_problem(l, hw, lay, "output_stationary").empty())) continue;
+          // The extra fields of packed images (images per DMA row count, the store's tail).
+          const auto fits_n = [&](int tc) {
+            return fits(l, hw, tc, n_kg, tn * th, tw, lay) &&
+                   (tn == 1 || !plan_shortfall(l, cfg, hw, tc, n_kg, th, tw, lay, tn));
+          };
+          if (!fits_n(1)) continue;
           int lo = 1, hi = c_hi;  // the largest Tc that fits (legality is monotone in Tc)
           while (lo < hi) {
             const int mid = lo + (hi - lo + 1) / 2;
-            if (fits(l, hw, mid, n_kg, th, tw, lay)) lo = mid; else hi = mid - 1;
+            if (fits_n(mid)) lo = mid; else hi = mid - 1;
           }
           const int tc = int(ceil_div(l.c, ceil_div(l.c, lo)));  // balanced slices
-          if (!seen.insert({tc, n_kg, th, tw, lay.align, lay.skip_rows, lay.flat, lay.gather}).second) continue;
+          if (!seen.insert({tc, n_kg, th, tw, lay.align, lay.skip_rows, lay.flat, lay.gather, tn}).second) continue;
 
-          const TileWindow win = tile_window(l, hw, tc, th, tw, lay);
+          const TileWindow win = tile_window(l, hw, tc, tn * th, tw, lay);
           const double factor = feeder_factor(l, hw, win, tc, win.ncy, lay);
           for (const std::string& order : orders) {
-            TilePlan plan = make_plan(l, hw, tc, n_kg, th, tw, order, lay);
+            if (tn > 1 && order == "spill") continue;  // packed images keep their partial sums on chip
+            TilePlan plan = make_plan(l, hw, tc, n_kg, th, tw, order, lay, tn);
             if (order == "spill" && plan.tiles_c == 1) continue;  // the same as output_stationary
             PlanCandidate c;
             c.plan = plan;
-            c.options = {tc, n_kg, th, tw, order, lay.align, lay.skip_rows, lay.flat, lay.gather};
+            c.options = {tc, n_kg, th, tw, order, lay.align, lay.skip_rows, lay.flat, lay.gather, tn};
             c.traffic = plan_traffic(l, hw, plan);
             // Compute: the MAC steps stretched by the feeder, contexts shorter than the window
             // gap, and the fill and drain of every RUN.
-            // Contexts of the layer per channel slice (flat: per row tile, over its whole outputs).
-            double ctx_per_slice = 0;
-            if (lay.flat) {
-              for (int y0 = 0; y0 < l.ho(); y0 += th) ctx_per_slice += double(ceil_div(std::int64_t(std::min(th, l.ho() - y0)) * tw, hw.rows));
+            // Contexts of the layer per channel slice (flat: per row tile, over its whole outputs;
+            // packed images: per image tile).
+            double ctx_all_images = 0;  // over all images
+            if (tn > 1) {
+              for (int n0 = 0; n0 < l.n; n0 += tn)
+                ctx_all_images += double(ceil_div(std::int64_t(std::min(tn, l.n - n0)) * l.ho() * tw, hw.rows));
+            } else if (lay.flat) {
+              for (int y0 = 0; y0 < l.ho(); y0 += th) ctx_all_images += double(ceil_div(std::int64_t(std::min(th, l.ho() - y0)) * tw, hw.rows));
+              ctx_all_images *= double(l.n);
             } else {
               std::int64_t ncx_sum = 0;
               for (int x0 = 0; x0 < l.wo(); x0 += tw) ncx_sum += ceil_div(std::min(tw, l.wo() - x0), hw.rows);
-              ctx_per_slice = double(l.ho()) * double(ncx_sum);
+              ctx_all_images = double(l.n) * double(l.ho()) * double(ncx_sum);
             }
-            const double ctx = double(l.n) * groups * ctx_per_slice * plan.tiles_c;
+            const double ctx = groups * ctx_all_images * plan.tiles_c;
             const double steps = ctx / plan.tiles_c * l.c * l.ky * l.kx;
             const double len = double(tc) * l.ky * l.kx * factor;
-            const double runs = double(l.n) * plan.tiles_h * plan.tiles_w * plan.tiles_k * plan.tiles_c;
+            const double runs = double(plan.tiles_n) * plan.tiles_h * plan.tiles_w * plan.tiles_k * plan.tiles_c;
             // A context takes at least COLS cycles (the window gap), 2*COLS with preload (the psum
             // port reads and writes COLS words each): the first channel slice has no preload.
             const double short_ctx = std::max(0.0, double(hw.cols) - len) / plan.tiles_c +
@@ -257,7 +274,7 @@ std::vector<PlanCandidate> search_plans(const Layer& l, const Config& cfg, const
             // Before the first RUN: its ifmap and weight tiles; after the last: its store.
             const double first = (double(win.elems) * hw.elem_bytes() +
                                   double(n_kg) * hw.cols * tc * l.ky * l.kx * hw.elem_bytes()) / bw + 2 * latency;
-            const double last = double(std::min<std::int64_t>(l.k, std::int64_t(n_kg) * hw.cols)) * th * tw *
+            const double last = double(std::min<std::int64_t>(l.k, std::int64_t(n_kg) * hw.cols)) * tn * th * tw *
                                 hw.acc_bytes() / bw;
             c.est_cycles = std::max(compute, dram) + first + last;
             all.push_back(c);
@@ -271,7 +288,7 @@ std::vector<PlanCandidate> search_plans(const Layer& l, const Config& cfg, const
   std::vector<PlanCandidate> out;
   for (const PlanCandidate& c : all) {
     if (int(out.size()) >= std::max(opt.keep, 1)) break;
-    if (plan_shortfall(l, cfg, hw, c.plan.tc, c.plan.n_kg, c.plan.th, c.plan.tw, c.plan.layout())) continue;
+    if (plan_shortfall(l, cfg, hw, c.plan.tc, c.plan.n_kg, c.plan.th, c.plan.tw, c.plan.layout(), c.plan.tn)) continue;
     out.push_back(c);
   }
   return out;

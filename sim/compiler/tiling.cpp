@@ -96,6 +96,7 @@ std::string option_value_text(const CompileOptions& o) {
   if (o.tile_kg) parts.push_back(fmt::format("tile_kg = {}", o.tile_kg));
   if (o.tile_h) parts.push_back(fmt::format("tile_h = {}", o.tile_h));
   if (o.tile_w) parts.push_back(fmt::format("tile_w = {}", o.tile_w));
+  if (o.tile_n) parts.push_back(fmt::format("tile_n = {}", o.tile_n));
   std::string s;
   for (const auto& p : parts) s += (s.empty() ? "" : ", ") + p;
   return s;
@@ -117,6 +118,16 @@ void validate_options(const Layer& l, const hw::HwParams& hw, const CompileOptio
   range("tile_kg", o.tile_kg, groups(l, hw), "output-channel groups ceil(K / array.cols)");
   range("tile_h", o.tile_h, l.ho(), "output rows Ho");
   range("tile_w", o.tile_w, l.wo(), "output columns Wo");
+  range("tile_n", o.tile_n, l.n, "images N");
+  if (o.tile_n > 1) {
+    const std::string why =
+        images_pack_problem(l, hw, {o.align_rows, o.skip_rows, o.flat_contexts, o.gather_cols}, o.order);
+    if (!why.empty()) throw InputError(kOptionsSource, "tile_n", fmt::format("= {}: {}", o.tile_n, why));
+    if (o.tile_h > 0 && o.tile_h != l.ho())
+      throw InputError(kOptionsSource, "tile_h",
+                       fmt::format("= {}: packing images (tile_n = {}) takes whole images, tile_h must be Ho = {} (or 0)",
+                                   o.tile_h, o.tile_n, l.ho()));
+  }
   if (o.tile_w > 0 && o.tile_w < l.wo() && o.tile_w % hw.rows != 0)
     throw InputError(kOptionsSource, "tile_w",
                      fmt::format("= {}: a column tile narrower than the output row (Wo = {}) must be a multiple of "
@@ -234,6 +245,28 @@ std::string pack_problem(const Layer& l, const hw::HwParams& hw, TileLayout lay)
   return "";
 }
 
+std::string images_pack_problem(const Layer& l, const hw::HwParams& hw, TileLayout lay, const std::string& order) {
+  if (l.n < 2) return fmt::format("packing across images needs N > 1, not N = {}", l.n);
+  if (l.kx != 1 || l.ky != 1 || l.sx != 1 || l.sy != 1 || l.pt || l.pb || l.pl || l.pr)
+    return "packing across images needs a 1x1 kernel with stride 1 and no padding (an image is then one DRAM row "
+           "per channel)";
+  if (!lay.flat || lay.align || lay.skip_rows || lay.gather)
+    return "packing across images needs flat_contexts alone (no align_rows, skip_rows or gather_cols)";
+  if (order == "spill")
+    return "packing across images keeps the partial sums on chip: the spill order cannot be used";
+  const std::uint64_t eb = std::uint64_t(hw.elem_bytes()), ab = std::uint64_t(hw.acc_bytes());
+  const std::uint64_t plane = std::uint64_t(l.h) * std::uint64_t(l.w);
+  if (plane > kCountMax)
+    return fmt::format("packing across images makes an image one DMA row of H x W = {} elements, the row_len field "
+                       "holds at most {}",
+                       plane, kCountMax);
+  if (std::uint64_t(l.c) * plane * eb > kByteStrideMax || std::uint64_t(l.k) * plane * ab > kByteStrideMax)
+    return fmt::format("packing across images makes the DMA row stride an image (C x H x W x {} = {} or K x Ho x Wo x "
+                       "{} = {} bytes), the row_stride field holds at most {}",
+                       eb, std::uint64_t(l.c) * plane * eb, ab, std::uint64_t(l.k) * plane * ab, kByteStrideMax);
+  return "";
+}
+
 TileWindow tile_window(const Layer& l, const hw::HwParams& hw, int tc, int th, int tw, TileLayout lay) {
   TileWindow w;
   const int sx = lay.gather ? 1 : l.sx;  // buffer columns between two outputs
@@ -275,7 +308,17 @@ TileWindow tile_window(const Layer& l, const hw::HwParams& hw, int tc, int th, i
 }
 
 std::optional<Shortfall> plan_shortfall(const Layer& l, const Config& cfg, const hw::HwParams& hw, int tc, int n_kg,
-                                        int th, int tw, TileLayout lay) {
+                                        int th, int tw, TileLayout lay, int tn) {
+  th *= tn;  // packed images: the RUN covers tn images of th = Ho rows
+  if (tn > 1) {
+    const std::int64_t tail = ceil_div(std::int64_t(th) * tw, hw.rows) * hw.rows - std::int64_t(th) * tw;
+    const std::optional<Shortfall> checks[] = {
+        field_shortfall("N", "n_rows", tn, kCountMax, "images per tile"),
+        field_shortfall("N", "tail", tail, kCountMax, "STORE_PSUMS context padding"),
+    };
+    for (const auto& s : checks)
+      if (s) return s;
+  }
   const int wo = l.wo();
   const int tiles_w = int(ceil_div(wo, tw));
   std::vector<int> widths = {tw};
@@ -297,10 +340,15 @@ std::optional<Shortfall> plan_shortfall(const Layer& l, const Config& cfg, const
   for (int w : widths) {
     const std::int64_t pwords = std::int64_t(n_kg) * hw.cols * tile_window(l, hw, 1, th, w, lay).ncy *
                                 tile_window(l, hw, 1, th, w, lay).ncx;
-    if (pwords > hw.psum_depth)
-      return sram_shortfall("sram.psums.kbytes", "psum", pwords, cfg.psums, hw.psum_depth,
-                            fmt::format("{} x {} x {}", counted(std::int64_t(n_kg) * hw.cols, "output channel"),
-                                        counted(th, "row"), counted(ceil_div(w, hw.rows), "context")));
+    if (pwords > hw.psum_depth) {
+      const std::string channels = counted(std::int64_t(n_kg) * hw.cols, "output channel");
+      // Flat contexts run over the tile's th x w outputs in row-major order.
+      const std::string detail =
+          lay.flat ? fmt::format("{} x {} of {} outputs", channels, counted(ceil_div(std::int64_t(th) * w, hw.rows), "context"),
+                                 std::int64_t(th) * w)
+                   : fmt::format("{} x {} x {}", channels, counted(th, "row"), counted(ceil_div(w, hw.rows), "context"));
+      return sram_shortfall("sram.psums.kbytes", "psum", pwords, cfg.psums, hw.psum_depth, detail);
+    }
   }
 
   // Command fields that grow with the tile. Keys name the layer dimension that drives them.
@@ -332,8 +380,10 @@ std::optional<Shortfall> plan_shortfall(const Layer& l, const Config& cfg, const
 }
 
 TilePlan make_plan(const Layer& l, const hw::HwParams& hw, int tc, int n_kg, int th, int tw, const std::string& order,
-                   TileLayout lay) {
+                   TileLayout lay, int tn) {
   TilePlan p;
+  p.tn = tn;
+  p.tiles_n = int(ceil_div(l.n, tn));
   p.aligned = lay.align;
   p.skip_rows = lay.skip_rows;
   p.flat = lay.flat;
@@ -348,8 +398,8 @@ TilePlan make_plan(const Layer& l, const hw::HwParams& hw, int tc, int n_kg, int
   p.tiles_w = int(ceil_div(l.wo(), tw));
   p.order = order;
   const int edge = l.wo() - (p.tiles_w - 1) * tw;
-  const TileWindow full = tile_window(l, hw, tc, th, tw, lay);
-  p.ifmap_words = std::max(full.words, tile_window(l, hw, tc, th, edge, lay).words);
+  const TileWindow full = tile_window(l, hw, tc, tn * th, tw, lay);
+  p.ifmap_words = std::max(full.words, tile_window(l, hw, tc, tn * th, edge, lay).words);
   p.weight_words = std::int64_t(n_kg) * tc * l.ky * l.kx;
   p.psum_words = std::int64_t(n_kg) * hw.cols * full.ncy * full.ncx;
   return p;
@@ -377,9 +427,11 @@ TilePlan choose_plan(const Layer& l, const Config& cfg, const CompileOptions& op
   const int c_hi = int(std::min<std::int64_t>(l.c, kCountMax));
   const int kg_hi = groups(l, hw);
   const int h_hi = l.ho();
+  // Forced images per tile: whole images (Th = Ho), and every other size chosen around them.
+  const int tn0 = opt.tile_n > 1 ? opt.tile_n : 1;
   const int tc0 = opt.tile_c ? opt.tile_c : 1;
   const int kg0 = opt.tile_kg ? opt.tile_kg : 1;
-  const int th0 = opt.tile_h ? opt.tile_h : 1;
+  const int th0 = opt.tile_h ? opt.tile_h : tn0 > 1 ? h_hi : 1;
 
   // Whole output rows first; narrower column tiles (multiples of ROWS) only when nothing fits.
   std::vector<int> widths;
@@ -392,13 +444,30 @@ TilePlan choose_plan(const Layer& l, const Config& cfg, const CompileOptions& op
     for (std::int64_t m = ceil_div(wo, hw.rows) - 1; m >= 1; --m) widths.push_back(int(m * hw.rows));
   }
   const TileLayout al{opt.align_rows, opt.skip_rows, opt.flat_contexts, opt.gather_cols};
-  const auto fits = [&](int tc, int kg, int th, int tw) { return !plan_shortfall(l, cfg, hw, tc, kg, th, tw, al); };
+  const auto fits = [&](int tc, int kg, int th, int tw) {
+    return !plan_shortfall(l, cfg, hw, tc, kg, th, tw, al, tn0);
+  };
+  const bool can_pack_images = images_pack_problem(l, hw, al, opt.order).empty();
+  if (tn0 > 1 && !fits(tc0, kg0, th0, wo)) {
+    // Not even one channel and one group of tile_n whole images fit.
+    const std::optional<Shortfall> why = plan_shortfall(l, cfg, hw, tc0, kg0, h_hi, wo, al, tn0);
+    const auto fits_n = [&](int v) { return !plan_shortfall(l, cfg, hw, tc0, kg0, h_hi, wo, al, v); };
+    throw InputError(kOptionsSource, "tile_n",
+                     fmt::format("= {}: a tile of {} whole images with Tc = {} and n_kg = {} {} ({}); the most that "
+                                 "fit is {}",
+                                 opt.tile_n, opt.tile_n, tc0, kg0, why ? why->problem : std::string("does not fit"),
+                                 why ? why->key : "", largest_fitting(1, l.n, fits_n)));
+  }
   for (int tw : widths) {
     if (!fits(tc0, kg0, th0, tw)) continue;
     const int tc = opt.tile_c ? opt.tile_c : largest_fitting(1, c_hi, [&](int v) { return fits(v, kg0, th0, tw); });
     const int kg = opt.tile_kg ? opt.tile_kg : largest_fitting(1, kg_hi, [&](int v) { return fits(tc, v, th0, tw); });
-    const int th = opt.tile_h ? opt.tile_h : largest_fitting(1, h_hi, [&](int v) { return fits(tc, kg, v, tw); });
-    return make_plan(l, hw, tc, kg, th, tw, opt.order, al);
+    const int th = opt.tile_h || tn0 > 1 ? th0 : largest_fitting(1, h_hi, [&](int v) { return fits(tc, kg, v, tw); });
+    // Unforced: when whole images fit, as many per tile as fit (packing contexts across them).
+    int tn = tn0;
+    if (opt.tile_n == 0 && can_pack_images && th == h_hi)
+      tn = largest_fitting(1, l.n, [&](int v) { return !plan_shortfall(l, cfg, hw, tc, kg, th, tw, al, v); });
+    return make_plan(l, hw, tc, kg, th, tw, opt.order, al, tn);
   }
 
   // The forced sizes do not fit. At the widest column tile where some forced option could be

@@ -71,12 +71,13 @@ struct Shortfall {
 };
 // Checks every tile of the plan (full and edge tiles) against the buffer depths and the command
 // field widths. Empty if it fits.
+// With tn > 1 (images packed, th = Ho) the tile is that of tn*th output rows.
 std::optional<Shortfall> plan_shortfall(const Layer& l, const Config& cfg, const hw::HwParams& hw, int tc, int n_kg,
-                                        int th, int tw, TileLayout lay = {});
+                                        int th, int tw, TileLayout lay = {}, int tn = 1);
 
 // The plan for given full-tile sizes: tile counts and the SRAM words of the largest tile.
 TilePlan make_plan(const Layer& l, const hw::HwParams& hw, int tc, int n_kg, int th, int tw, const std::string& order,
-                   TileLayout lay = {});
+                   TileLayout lay = {}, int tn = 1);
 
 // Why `lay` cannot be used for the layer (empty if it can): skip_rows needs ky = 1 and sy > 1;
 // flat needs no align, for a 1x1 kernel rows of contexts one buffer row apart (sy = 1 or
@@ -87,6 +88,10 @@ std::string layout_problem(const Layer& l, TileLayout lay);
 // Why a flat layout of a kernel wider than 1x1 cannot pack its rows on this array (empty if it
 // can): a lane's pixel may pass at most hw::kPackWraps row ends (Wo too narrow for the rows).
 std::string pack_problem(const Layer& l, const hw::HwParams& hw, TileLayout lay);
+// Why the layer's contexts cannot be packed across images (empty if they can, microarchitecture
+// 12): N > 1, a 1x1 kernel with sx = sy = 1 and no padding, the flat layout alone (no align,
+// skip_rows or gather), not the spill order, and the descriptors' fields wide enough.
+std::string images_pack_problem(const Layer& l, const hw::HwParams& hw, TileLayout lay, const std::string& order);
 
 // The heuristic of section 12 (whole rows, then the largest Tc, then n_kg, then Th; narrower
 // column tiles only when nothing else fits), honouring forced options. Checks the layer against

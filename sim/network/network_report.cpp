@@ -81,6 +81,7 @@ std::string plan_text(const LayerRun& l) {
   if (p.aligned) s += " aligned";
   if (p.skip_rows) s += " skip-rows";
   if (p.flat) s += " flat";
+  if (p.tn > 1) s += fmt::format(" Tn={}:{}", p.tn, p.tiles_n);
   if (!(l.view == l.layer)) s += fmt::format(" on C={} x {}x{}", l.view.c, l.view.h, l.view.w);
   if (l.host_subsampled) s += " (input subsampled by the host)";
   return s;
@@ -165,6 +166,7 @@ Json plan_json(const LayerRun& l) {
   j["aligned_rows"] = p.aligned;
   j["skip_rows"] = p.skip_rows;
   j["flat_contexts"] = p.flat;
+  j["tile_n"] = p.tn, j["tiles_n"] = p.tiles_n;  // images per tile (> 1: contexts packed across images)
   j["runs_as"] = l.view.spec();
   j["input_subsampled_by_host"] = l.host_subsampled;
   j["commands"] = std::uint64_t(l.commands);

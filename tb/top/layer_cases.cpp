@@ -71,8 +71,9 @@ void bend_kernel(Layer& l, std::mt19937_64& rng) {
 }  // namespace
 
 std::string Case::describe() const {
-  return fmt::format("layer={} order={} tiles={},{},{},{} layout={} tiling={} data={} dram={} zeros={} operands={}",
-                     layer.spec(), opt.order, opt.tile_c, opt.tile_kg, opt.tile_h, opt.tile_w, layout_text(opt),
+  return fmt::format("layer={} order={} tiles={},{},{},{},{} layout={} tiling={} data={} dram={} zeros={} operands={}",
+                     layer.spec(), opt.order, opt.tile_c, opt.tile_kg, opt.tile_h, opt.tile_w, opt.tile_n,
+                     layout_text(opt),
                      search ? "search" : "heuristic", data_seed, dram_seed, zeros, operands);
 }
 
@@ -162,8 +163,10 @@ bool parse_case(const std::string& line, Case& c) {
     } else if (key == "order") {
       c.opt.order = val;
     } else if (key == "tiles") {
-      if (std::sscanf(val.c_str(), "%d,%d,%d,%d", &c.opt.tile_c, &c.opt.tile_kg, &c.opt.tile_h, &c.opt.tile_w) != 4)
-        return false;
+      // tile_n (images per tile) was added fifth; older lines have four sizes.
+      const int got = std::sscanf(val.c_str(), "%d,%d,%d,%d,%d", &c.opt.tile_c, &c.opt.tile_kg, &c.opt.tile_h,
+                                  &c.opt.tile_w, &c.opt.tile_n);
+      if (got != 4 && got != 5) return false;
     } else if (key == "data") {
       c.data_seed = std::stoull(val);
     } else if (key == "dram") {

@@ -16,7 +16,7 @@ namespace {
 
 constexpr const char* kNames[kFeatureCount] = {
     "order_output_stationary", "order_k_outer", "order_spill", "aligned_rows", "flat_contexts", "packed_contexts",
-    "skip_rows", "gathered_cols", "channel_slices", "spill", "k_tiles", "edge_tile_x", "edge_tile_y", "pad_top",
+    "packed_images", "skip_rows", "gathered_cols", "channel_slices", "spill", "k_tiles", "edge_tile_x", "edge_tile_y", "pad_top",
     "pad_bottom", "pad_left",
     "pad_right", "stride_and_dilation", "batch", "kernel_one_direction", "searched_plan", "zero_operands",
     "operands_normal", "operands_wide", "operands_specials", "operands_saturate", "fp16_overflow", "int_saturated"};
@@ -61,6 +61,11 @@ void aim_layer(Feature f, Layer& l, const Config& cfg, std::mt19937_64& rng) {
     case Feature::flat_contexts:
       l.ky = l.kx = l.dy = l.dx = l.sy = 1;
       l.pt = l.pb = l.pl = l.pr = 0;
+      break;
+    case Feature::packed_images:  // several images of a 1x1 layer, outputs per image rarely whole contexts
+      l.ky = l.kx = l.dy = l.dx = l.sy = l.sx = 1;
+      l.pt = l.pb = l.pl = l.pr = 0;
+      l.n = uniform_int(rng, 2, 6);
       break;
     case Feature::skip_rows:
       l.ky = l.dy = 1;
@@ -140,6 +145,10 @@ void aim_options(Feature f, Case& c, const Config& cfg, std::mt19937_64& rng) {
       o = CompileOptions{o.tile_c, o.tile_kg, o.tile_h, 0, o.order};
       o.flat_contexts = true;
       break;
+    case Feature::packed_images:
+      o = CompileOptions{o.tile_c, o.tile_kg, 0, 0, o.order == "spill" ? "output_stationary" : o.order};
+      o.flat_contexts = true;  // tile_n = 0: as many whole images as fit
+      break;
     case Feature::skip_rows:
       o.skip_rows = true;
       o.flat_contexts = false;
@@ -203,6 +212,7 @@ std::vector<Feature> features_of(const Case& c, const Program& p) {
   if (t.aligned) fs.push_back(Feature::aligned_rows);
   if (t.flat) fs.push_back(Feature::flat_contexts);
   if (t.flat && !(v.kx == 1 && v.ky == 1)) fs.push_back(Feature::packed_contexts);
+  if (t.tn > 1) fs.push_back(Feature::packed_images);
   if (t.skip_rows) fs.push_back(Feature::skip_rows);
   if (t.gather) fs.push_back(Feature::gathered_cols);
   if (t.tiles_c > 1) fs.push_back(t.order == "spill" ? Feature::spill : Feature::channel_slices);

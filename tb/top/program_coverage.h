@@ -25,6 +25,7 @@ enum class Feature {
   aligned_rows,            // TilePlan::aligned
   flat_contexts,           // TilePlan::flat
   packed_contexts,         // TilePlan::flat with a kernel wider than 1x1: pixels packed across rows
+  packed_images,           // TilePlan::tn > 1: contexts packed across images (1x1, N > 1)
   skip_rows,               // TilePlan::skip_rows
   gathered_cols,           // TilePlan::gather (kx = 1, sx > 1: the LOAD_IFMAP gathers every sx-th column)
   channel_slices,          // tiles_c > 1 with the partial sums kept on chip and preloaded (not spill)

@@ -276,6 +276,44 @@ TEST_CASE("analytic model against SystemC: a gathered beat past the ifmap's end"
   fmt::print("gathered beat past the ifmap: {}\n", es.text());
 }
 
+// Contexts packed across images (1x1 layers with N > 1): the STORE_PSUMS writes packed rows, the
+// LOAD_IFMAP reads images as DMA rows. A batch of fully connected layers, 7 x 7 and 14 x 14
+// pointwise layers, and random small ones; the compiler's choice and forced image counts.
+TEST_CASE("analytic model against SystemC: contexts packed across images", "[analytic][sc]") {
+  const Config& cfg = default_config();
+  const hw::HwParams hw = hardware_params(cfg);
+  analytic::Model model(hw, DramTiming::from(cfg));
+  ErrorStats es;
+  std::vector<std::pair<Layer, int>> cases = {
+      {parse_layer_spec("N=16,C=512,H=1,W=1,K=100,k=1"), 0},
+      {parse_layer_spec("N=5,C=64,H=7,W=7,K=48,k=1"), 0},
+      {parse_layer_spec("N=4,C=32,H=14,W=14,K=40,k=1"), 2},
+      {parse_layer_spec("N=7,C=24,H=3,W=5,K=17,k=1"), 3},
+  };
+  std::mt19937_64 rng(77);
+  for (int i = 0; i < 8; ++i) {
+    Layer l;
+    l.n = std::uniform_int_distribution<int>(2, 12)(rng);
+    l.c = std::uniform_int_distribution<int>(1, 80)(rng);
+    l.k = std::uniform_int_distribution<int>(1, 60)(rng);
+    l.h = std::uniform_int_distribution<int>(1, 12)(rng);
+    l.w = std::uniform_int_distribution<int>(1, 12)(rng);
+    cases.push_back({l, i % 2 ? 2 : 0});
+  }
+  int packed = 0, i = 0;
+  for (const auto& [l, tn] : cases) {
+    CompileOptions o;
+    o.flat_contexts = true;
+    o.tile_n = std::min(tn, l.n);
+    o.order = i % 2 ? "k_outer" : "output_stationary";
+    const Program p = compile_layer(l, cfg, o);
+    packed += p.plan.tn > 1;
+    compare(p, make_random_operands(l, cfg.arithmetic, 9090 + std::uint64_t(i++)), model, es);
+  }
+  fmt::print("images packed: {} of {} programs; {}\n", packed, cases.size(), es.text());
+  CHECK(packed * 4 >= int(cases.size()) * 3);
+}
+
 TEST_CASE("analytic model against SystemC: ResNet-50 shapes from conv1 to res3", "[analytic][sc]") {
   resnet_shapes({"conv1", "res2", "res3"}, false);
 }

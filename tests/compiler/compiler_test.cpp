@@ -5,7 +5,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 
+#include "sim/common/int_math.h"
 #include "sim/compiler/command_limits.h"
 #include "sim/compiler/search.h"
 #include "sim/compiler/tiling.h"
@@ -270,4 +272,118 @@ TEST_CASE("command field limits reject the first buffer index past the last buff
   CHECK(command_field_violation(c, p.hw) == "");
   c.dma.buf = std::uint8_t(p.hw.ifmap_buffers);
   CHECK(command_field_violation(c, p.hw).rfind("buf = ", 0) == 0);
+}
+
+// Contexts packed across images (microarchitecture 12): 1x1 stride-1 layers with N > 1 whose
+// tiles hold several whole images. Every program is hazard-checked, interpreted and compared with
+// golden::conv; its traffic matches the search's closed form; its contexts are the packed count.
+TEST_CASE("contexts packed across images: random 1x1 layers with several images", "[compiler][golden][images]") {
+  const char* env = std::getenv("FLYCOL_SEED");
+  const std::uint64_t seed = env ? std::strtoull(env, nullptr, 10) : 41;
+  std::mt19937_64 rng(seed);
+  int programs = 0, packed = 0, store_packed_rows = 0, edge_tiles = 0;
+  for (const Config& cfg : {small_config(), small_variant(Arithmetic::int8), with_arithmetic("fornt16")}) {
+    const hw::HwParams hw = hardware_params(cfg);
+    for (int i = 0; i < 30; ++i) {
+      Layer l;
+      l.name = fmt::format("images{}", i);
+      l.n = uniform(rng, 2, 9);
+      l.c = uniform(rng, 1, 40);
+      l.k = uniform(rng, 1, 40);
+      l.h = uniform(rng, 1, 9);
+      l.w = uniform(rng, 1, 9);
+      CompileOptions o;
+      o.flat_contexts = true;
+      o.order = i % 2 ? "k_outer" : "output_stationary";
+      if (i % 3 == 1) o.tile_n = uniform(rng, 2, l.n);  // forced: may leave a smaller last tile
+      if (i % 3 == 2) o.tile_c = uniform(rng, 1, std::min(l.c, 8));
+      INFO("seed " << seed << " (FLYCOL_SEED=" << seed
+                   << " build/tests/compiler/compiler_test \"contexts packed across images*\") config " << cfg.name << " layer " << l.spec() << " tile_n "
+                   << o.tile_n);
+      // A forced count that does not fit is refused naming tile_n; then the compiler chooses.
+      Program p;
+      for (int attempt = 0;; ++attempt) {
+        try {
+          p = compile_layer(l, cfg, o);
+          break;
+        } catch (const InputError& e) {
+          INFO(e.what());
+          REQUIRE(attempt < 1);
+          CHECK_THAT(e.what(), Catch::Contains("tile_n") && Catch::Contains("the most that fit"));
+          o.tile_n = 0;
+        }
+      }
+      INFO("plan: " << p.plan.describe());
+      if (o.tile_n) CHECK(p.plan.tn == o.tile_n);
+      ++programs;
+      // Unforced, the compiler packs whenever two whole images fit beside its Tc and n_kg.
+      const bool two_fit = p.plan.th == l.ho() &&
+                           !plan_shortfall(l, cfg, hw, p.plan.tc, p.plan.n_kg, l.ho(), l.wo(), p.plan.layout(), 2);
+      CHECK((p.plan.tn > 1) == two_fit);
+      packed += p.plan.tn > 1;
+      edge_tiles += l.n % p.plan.tn != 0;
+      // One RUN per image tile, channel slice and k tile, of ceil(images * Ho * Wo / ROWS) contexts.
+      std::int64_t contexts = 0, want = 0;
+      for (const hw::Command& c : p.commands) {
+        if (c.op == hw::Opcode::Run) contexts += c.run.n_cx;
+        if (c.op == hw::Opcode::StorePsums && (c.dma.row_len % std::uint32_t(hw.rows)) != 0 && c.dma.n_rows > 1)
+          ++store_packed_rows;
+      }
+      if (p.plan.tn > 1) {
+        for (int n0 = 0; n0 < l.n; n0 += p.plan.tn)
+          want += ceil_div(std::int64_t(std::min(p.plan.tn, l.n - n0)) * l.ho() * l.wo(), hw.rows);
+      } else {  // one image per tile, flat row tiles
+        for (int y0 = 0; y0 < l.ho(); y0 += p.plan.th)
+          want += l.n * ceil_div(std::int64_t(std::min(p.plan.th, l.ho() - y0)) * l.wo(), hw.rows);
+      }
+      CHECK(contexts == want * p.plan.tiles_c * p.plan.tiles_k);
+      const EndToEnd r = run_end_to_end(p, seed * 1000 + std::uint64_t(i), i % 4 == 0 ? 0.3 : 0.0);
+      INFO((r.error.empty() ? std::string() : "listing:\n" + p.listing()));
+      REQUIRE(r.error == "");
+      check_traffic(p);
+    }
+  }
+  fmt::print("packed images: {} programs, {} packed, {} stores of packed rows, {} with a smaller last image tile\n",
+             programs, packed, store_packed_rows, edge_tiles);
+  CHECK(packed * 2 >= programs);  // the tiny configurations hold two whole images of most layers
+  CHECK(store_packed_rows > 0);
+  CHECK(edge_tiles > 0);
+}
+
+TEST_CASE("packing across images is refused where it cannot run, naming the option", "[compiler][reject][images]") {
+  const Config cfg = small_config();
+  const auto message = [&](const Layer& l, CompileOptions o) {
+    try {
+      (void)compile_layer(l, cfg, o);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  Layer l = parse_layer_spec("N=4,C=8,H=5,W=5,K=8,k=1", "test");
+  CompileOptions o;
+  o.flat_contexts = true;
+  o.tile_n = 2;
+  CHECK(message(l, o) == "accepted");
+  o.order = "spill";
+  CHECK_THAT(message(l, o), Catch::Contains("tile_n") && Catch::Contains("spill"));
+  o.order = "output_stationary";
+  o.flat_contexts = false;
+  CHECK_THAT(message(l, o), Catch::Contains("tile_n") && Catch::Contains("flat_contexts"));
+  o.flat_contexts = true;
+  o.tile_h = 2;
+  CHECK_THAT(message(l, o), Catch::Contains("tile_h") && Catch::Contains("whole images"));
+  o.tile_h = 0;
+  o.tile_n = 5;
+  CHECK_THAT(message(l, o), Catch::Contains("tile_n") && Catch::Contains("[1, 4]"));
+  Layer k3 = parse_layer_spec("N=4,C=8,H=5,W=5,K=8,k=3", "test");
+  o.tile_n = 2;
+  CHECK_THAT(message(k3, o), Catch::Contains("tile_n"));
+  Layer one = parse_layer_spec("N=1,C=8,H=5,W=5,K=8,k=1", "test");
+  o.tile_n = 0;
+  CHECK(compile_layer(one, cfg, o).plan.tn == 1);  // nothing to pack
+  // A tile too large for the buffers names what does not fit.
+  Layer big = parse_layer_spec("N=64,C=64,H=8,W=8,K=8,k=1", "test");
+  o.tile_n = 64;
+  CHECK_THAT(message(big, o), Catch::Contains("tile_n") && Catch::Contains("the most that fit"));
 }
