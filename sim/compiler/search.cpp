@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <numeric>
 #include <set>
 
 #include "sim/common/int_math.h"
@@ -210,9 +211,15 @@ std::vector<PlanCandidate> search_plans(const Layer& l, const Config& cfg, const
     if (!one_by_one && l.sy == 1 && tw == l.wo() && pack_problem(l, hw, {false, false, true}).empty())
       layouts.push_back({false, false, true});
     // Images packed per tile (whole images, flat contexts): tn > 1 beside the tn = 1 plans.
+    // Besides the balanced counts, the multiples of B / gcd(H*W, B) (when above 1): their channel
+    // planes are whole SRAM words, so every context starts on a word (microarchitecture 12).
     std::vector<int> image_counts = {1};
     for (int tn : balanced_sizes(l.n))
       if (tn > 1) image_counts.push_back(tn);
+    const int whole_words = hw.bus_elems / int(std::gcd(std::int64_t(l.h) * l.w, std::int64_t(hw.bus_elems)));
+    for (int tn = whole_words; whole_words > 1 && tn <= l.n; tn += whole_words)
+      if (tn > 1 && std::find(image_counts.begin(), image_counts.end(), tn) == image_counts.end())
+        image_counts.push_back(tn);
     for (int th : balanced_sizes(l.ho()))
       for (int n_kg : balanced_sizes(groups))
         for (const TileLayout& lay : layouts)
