@@ -33,6 +33,12 @@ set(FLYCOL_RTL_INCLUDE_DIR ${PROJECT_SOURCE_DIR}/hw/common)
 set(FLYCOL_RTL_HEADERS ${FLYCOL_RTL_INCLUDE_DIR}/flycol_assert.svh)
 set(FLYCOL_VERILATOR_ARGS --assert -Wall --x-assign unique --x-initial unique -I${FLYCOL_RTL_INCLUDE_DIR})
 set(FLYCOL_VERILATOR_EXTRA_ARGS "" CACHE STRING "Extra Verilator flags for every Verilated RTL model")
+# C++ optimization of the generated code, for every verilate() call: -O2 on the per-cycle code
+# (OPT_FAST); -O0 on the code that runs once (OPT_SLOW: constructors, the symbol table, initial
+# blocks, trace setup). The symbol table of a model with hundreds of PE instances is one function
+# that takes GCC 75 s at -O1 or above and 5 s at -O0 (array of fornt16), so -O0 there shortens the
+# build by several minutes and costs nothing per cycle.
+set(FLYCOL_VERILATED_CXX_OPT OPT_FAST -O2 OPT_SLOW -O0)
 
 set(FLYCOL_RTL_CFG_LIST ${PROJECT_SOURCE_DIR}/hw/rtl_configs.txt)
 set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${FLYCOL_RTL_CFG_LIST})
@@ -118,7 +124,7 @@ function(flycol_verilated_lib lib top tag)
   verilate(${lib} PREFIX ${ARG_PREFIX} TOP_MODULE ${top}
            SOURCES ${FLYCOL_RTL_PKG} ${FLYCOL_CFG_PKG_${tag}} ${ARG_SOURCES}
            VERILATOR_ARGS ${FLYCOL_VERILATOR_ARGS} -Wno-fatal ${FLYCOL_VERILATOR_EXTRA_ARGS} ${ARG_VERILATOR_ARGS}
-           OPT_FAST -O2)
+           ${FLYCOL_VERILATED_CXX_OPT})
   flycol_share_verilator_runtime(${lib})
   set_target_properties(${lib} PROPERTIES POSITION_INDEPENDENT_CODE ON)
 endfunction()

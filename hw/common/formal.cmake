@@ -239,8 +239,9 @@ endforeach()
 # model of the FIFO cell (a shift register with fifo.sv's ports and timing, which the fifo proofs
 # above establish), is read instead of hw/common/fifo.sv, so the harness's per-entry ghost tags
 # keep the induction step local (with fifo.sv's ring buffer it did not finish in 5 minutes).
-# formal_stream_loader_<cfg> is the full k-induction proof, in the default run although it takes
-# about 4 minutes of CPU (the longest formal tests; the CI budget has room for it).
+# formal_stream_loader_<cfg> is the full k-induction proof, labelled slow: 5 and 5.5 minutes of CPU
+# on the loaded CI machine (small, fornt16), which the CI job's 90 minutes no longer hold. Their
+# twins and reachability checks stay in the default run.
 set(_sl u_dut)
 set(_sl_src ${_hw}/dma/stream_loader.sv ${_hw}/dma/stream_loader_fifo_formal.sv ${_hw}/dma/stream_loader_formal.sv)
 set(_sl_probes p_cq_mem=${_sl}.u_chunk_queue.mem_q p_cq_count=${_sl}.cq_count p_rq_count=${_sl}.rq_count
@@ -256,6 +257,7 @@ foreach(shape small:4:256 fornt16:16:1024)
                       DEPTH 2 BUG DMA_RSP BUG_DEPTH 6 PROBES ${_sl_probes}
                       REACH reach_all REACH_DEPTH 10)
   set_tests_properties(formal_stream_loader_${cfg} PROPERTIES TIMEOUT 1800)
+  set_tests_properties(formal_stream_loader_${cfg} PROPERTIES LABELS "formal;slow")
 endforeach()
 
 # Feed lane (section 9.2): no element lost, duplicated or reordered between the masked elements

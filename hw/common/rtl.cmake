@@ -13,7 +13,7 @@ function(flycol_verilated_cell lib top prefix)
   add_library(${lib} STATIC)
   verilate(${lib} PREFIX ${prefix} TOP_MODULE ${top} SOURCES ${ARG_SOURCES}
            VERILATOR_ARGS ${FLYCOL_VERILATOR_ARGS} ${FLYCOL_VERILATOR_EXTRA_ARGS} ${ARG_VERILATOR_ARGS}
-           OPT_FAST -O2)
+           ${FLYCOL_VERILATED_CXX_OPT})
   flycol_share_verilator_runtime(${lib})
   set_target_properties(${lib} PROPERTIES POSITION_INDEPENDENT_CODE ON)
 endfunction()

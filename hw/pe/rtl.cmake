@@ -14,7 +14,7 @@ function(flycol_pe_arith_tb name)
   cmake_parse_arguments(ARG "" "TOP;TB" "SOURCES" ${ARGN})
   add_library(${name}_rtl STATIC)
   verilate(${name}_rtl PREFIX V${ARG_TOP} TOP_MODULE ${ARG_TOP} SOURCES ${ARG_SOURCES}
-           VERILATOR_ARGS --assert -Wall -I${FLYCOL_RTL_INCLUDE_DIR} ${FLYCOL_VERILATOR_EXTRA_ARGS} OPT_FAST -O2)
+           VERILATOR_ARGS --assert -Wall -I${FLYCOL_RTL_INCLUDE_DIR} ${FLYCOL_VERILATOR_EXTRA_ARGS} ${FLYCOL_VERILATED_CXX_OPT})
   flycol_share_verilator_runtime(${name}_rtl)
   # Verilator's own headers do not pass -Wextra (verilated_types.h has an unused parameter), so
   # the testbench sees them, and the generated headers, as system headers.
