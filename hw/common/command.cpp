@@ -34,6 +34,7 @@ std::string Command::to_string() const {
                      d.buf, d.dram_addr, d.n_planes, d.plane_stride, d.n_rows, d.row_stride, d.row_len,
                      d.pad_left, d.pad_right, d.pad_top, d.pad_bottom, d.tail);
     if (d.elem_step != 1) s += fmt::format(" step={}", d.elem_step);
+    if (d.pad_value != 0) s += fmt::format(" padval={:#06x}", d.pad_value);
   }
   return s;
 }

@@ -22,6 +22,7 @@ inline constexpr int kStep = 24;        // RUN element steps
 inline constexpr int kLaneStride = 8;   // RUN lane stride (sx)
 inline constexpr int kPattern = 64;     // kernel pattern (configurations use up to 64 bits of it)
 inline constexpr int kElemStep = 8;    // DMA element step of a gathering load
+inline constexpr int kPadValue = 16;   // DMA padding element value (raw element bits)
 }  // namespace field_bits
 
 // A LOAD_IFMAP may gather every elem_step-th DRAM element of a row (section 7.3): 1 (dense) to
@@ -62,6 +63,9 @@ struct DmaDesc {
   // DRAM elements between two stream elements of a row (8 bits): 1 dense; 2..kMaxElemStep a
   // gather (LOAD_IFMAP only), which requests whole beats.
   std::uint32_t elem_step = 1;
+  // The raw bits of every element not from DRAM (padding and tail; 16 bits, the element's width
+  // of them): 0 for convolution tiles, the type's smallest value for max pooling. LOAD_IFMAP only.
+  std::uint32_t pad_value = 0;
 };
 
 // One tile's computation (section 8).

@@ -14,7 +14,7 @@ package flycol_pkg;
     OpRun = 3'd4
   } opcode_e;
 
-  localparam int unsigned CommandBits = 800;
+  localparam int unsigned CommandBits = 816;
   localparam int unsigned BeatBytes = 32;
   localparam int unsigned ChunkQueueDepth = 32;
   localparam int unsigned WeightFifoDepth = 4;
@@ -119,6 +119,7 @@ package flycol_pkg;
     logic [15:0] dma_pad_bottom;  // DMA: zero rows after each plane
     logic [15:0] dma_tail;  // DMA: zeros after the last plane
     logic [7:0] dma_elem_step;  // DMA: DRAM elements per stream element in a row (1 dense, >1 gather)
+    logic [15:0] dma_pad_value;  // DMA: raw bits of every padding and tail element (LOAD_IFMAP only)
     logic [0:0] run_ifmap_buf;  // RUN: ifmap buffer
     logic [0:0] run_weight_buf;  // RUN: weight buffer
     logic [0:0] run_psum_buf;  // RUN: psum buffer

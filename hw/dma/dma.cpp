@@ -15,7 +15,7 @@ bool operator==(const DmaCmd& a, const DmaCmd& b) {
          x.plane_stride == y.plane_stride && x.n_rows == y.n_rows && x.row_stride == y.row_stride &&
          x.row_len == y.row_len && x.pad_left == y.pad_left && x.pad_right == y.pad_right &&
          x.pad_top == y.pad_top && x.pad_bottom == y.pad_bottom && x.tail == y.tail &&
-         x.elem_step == y.elem_step;
+         x.elem_step == y.elem_step && x.pad_value == y.pad_value;
 }
 
 std::ostream& operator<<(std::ostream& os, const DmaCmd& c) { return os << c.command().to_string(); }

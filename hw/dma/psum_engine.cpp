@@ -22,6 +22,8 @@ void PsumEngine::start(const Command& c) {
     protocol_error("ps engine", std::string("cannot execute ") + opcode_name(c.op));
   if (busy()) protocol_error("ps engine", "start while busy");
   if (c.dma.buf >= p_.psum_buffers || c.dma.buf > 1) protocol_error("ps engine", "buffer index out of range");
+  if (c.dma.pad_value != 0)
+    protocol_error("ps engine", std::string(opcode_name(c.op)) + " with a padding value (LOAD_IFMAP only)");
   StreamShape s;
   s.elem_bytes = p_.acc_bytes();
   s.elems_per_word = p_.rows;

@@ -143,6 +143,8 @@ module psum_engine #(
     if (rst_ni && start_i && cmd_i.op != flycol_pkg::OpLoadPsums && cmd_i.op != flycol_pkg::OpStorePsums)
       $error("psum_engine: cannot execute opcode %0d", cmd_i.op);
     if (rst_ni && start_i && busy_o) $error("psum_engine: start while busy");
+    if (rst_ni && start_i && cmd_i.dma_pad_value != '0)
+      $error("psum_engine: padding value %0h (only LOAD_IFMAP pads with a value)", cmd_i.dma_pad_value);
     if (rst_ni && req_fire_i && !req_valid_o) $error("psum_engine: request fired while req_valid is low");
     if (rst_ni && l_busy && s_busy) $error("psum_engine: load and store busy together");
   end

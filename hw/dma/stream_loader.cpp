@@ -48,6 +48,11 @@ void check_stream_start(const char* block, const DmaDesc& d, const StreamShape& 
   if (d.elem_step < 1 || d.elem_step > std::uint32_t(shape.max_elem_step))
     protocol_error(block, "element step " + std::to_string(d.elem_step) + " out of range 1.." +
                               std::to_string(shape.max_elem_step));
+  // The padding value is one element's raw bits (at most the 16-bit field).
+  const int value_bits = std::min(8 * shape.elem_bytes, field_bits::kPadValue);
+  if ((std::uint64_t(d.pad_value) >> value_bits) != 0)
+    protocol_error(block, "padding value " + std::to_string(d.pad_value) + " wider than " +
+                              std::to_string(value_bits) + " bits");
 }
 
 void StreamLoader::start(const DmaDesc& d, const StreamShape& shape) {
@@ -165,7 +170,7 @@ void StreamLoader::eval(bool req_fired, const MemRsp* rsp, SramBank* bank) {
     chunks_q_.set_pop(true);
     const int eb = shape_q_.elem_bytes;
     if (c.zero) {
-      for (int i = 0; i < c.count; ++i) word_d_[pack_off_q_ + i] = 0;
+      for (int i = 0; i < c.count; ++i) word_d_[pack_off_q_ + i] = word_elem_t(desc_q_.pad_value);
     } else {
       rsps_q_.set_pop(true);
       const std::uint8_t* src = rsps_q_.front().rdata + c.lane;

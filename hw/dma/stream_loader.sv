@@ -76,6 +76,7 @@ module stream_loader #(
   logic [CountBits-1:0]    epw_q;                           // SRAM word of the command in elements
   logic [StepBits-1:0]     step_q;                          // element step: 1 dense, more a gather
   logic [StreamBits-1:0]   z_row_q, z_plane_q, z_last_q;    // zero runs: between rows, planes, after the last
+  logic [ElemBits-1:0]     pad_q;                           // the value of every zero-run element (dma_pad_value)
   // Chunk generator walk.
   logic                    more_q, more_d;                  // chunks left to emit
   logic                    zero_q, zero_d;                  // the current segment is a zero run
@@ -281,7 +282,7 @@ module stream_loader #(
     for (int unsigned e = 0; e < WordElems; e++) begin
       merged[e*ElemBits +: ElemBits] = word_q[e*ElemBits +: ElemBits];
       if (CountBits'(e) >= pack_off_q && CountBits'(e) < pack_end)
-        merged[e*ElemBits +: ElemBits] = head_zero ? '0 : placed[e*ElemBits +: ElemBits];
+        merged[e*ElemBits +: ElemBits] = head_zero ? pad_q : placed[e*ElemBits +: ElemBits];
       wr_mask_o[e] = CountBits'(e) < pack_end;
     end
 
@@ -352,6 +353,7 @@ module stream_loader #(
       z_row_q <= '0;
       z_plane_q <= '0;
       z_last_q <= '0;
+      pad_q <= '0;
       more_q <= 1'b0;
       zero_q <= 1'b0;
       final_q <= 1'b0;
@@ -377,6 +379,7 @@ module stream_loader #(
       z_row_q <= s_z_row;
       z_plane_q <= s_z_plane;
       z_last_q <= s_z_last;
+      pad_q <= ElemBits'(cmd_i.dma_pad_value);
       more_q <= s_total != '0;
       // Without DRAM data the stream is one zero run; else it opens with the zeros before the
       // first row, if any.
@@ -470,6 +473,8 @@ module stream_loader #(
       if (!cq_empty || !rq_empty) $error("stream_loader: start with data left from a command");
       if (cmd_i.dma_elem_step == '0 || 32'(cmd_i.dma_elem_step) > MaxElemStep)
         $error("stream_loader: element step %0d out of range 1..%0d", cmd_i.dma_elem_step, MaxElemStep);
+      if (ElemBits < 16 && (32'(cmd_i.dma_pad_value) >> ElemBits) != 0)
+        $error("stream_loader: padding value %0h wider than %0d bits", cmd_i.dma_pad_value, ElemBits);
     end
     if (rst_ni && req_fire_i && !req_valid_o) $error("stream_loader: request fired while req_valid is low");
     // A gather's request is the whole beat that holds every kept element of its chunk.

@@ -59,6 +59,10 @@ std::string command_field_violation(const hw::Command& c, const hw::HwParams& hw
   check("pad_top", d.pad_top, kCountMax);
   check("pad_bottom", d.pad_bottom, kCountMax);
   check("tail", d.tail, kCountMax);
+  // The padding value is a LOAD_IFMAP's, one element wide (section 7.3).
+  const std::uint64_t max_pad = c.op == hw::Opcode::LoadIfmap ? (std::uint64_t(1) << (8 * hw.elem_bytes())) - 1 : 0;
+  if (out.empty() && d.pad_value > max_pad)
+    out = fmt::format("pad_value = {:#x} (at most {:#x} for {})", d.pad_value, max_pad, hw::opcode_name(c.op));
   // Only the LD engine gathers, and only into the ifmap buffer (section 7.3).
   const std::uint64_t max_step = c.op == hw::Opcode::LoadIfmap ? std::uint64_t(hw::kMaxElemStep) : 1;
   if (out.empty() && (d.elem_step < 1 || d.elem_step > max_step))

@@ -43,6 +43,8 @@ public:
     for (std::size_t i = 0; i < p_.commands.size(); ++i) {
       index_ = i;
       const hw::Command& c = p_.commands[i];
+      if (c.op != hw::Opcode::LoadIfmap && c.op != hw::Opcode::Run && c.dma.pad_value != 0)
+        fail("only a LOAD_IFMAP pads with a value other than 0 (pad_value)");
       switch (c.op) {
         case hw::Opcode::LoadIfmap: load(c.dma, pick(ifmap_, c.dma.buf, "ifmap"), hw_.elem_bytes()); break;
         case hw::Opcode::LoadWeights: load(c.dma, pick(weights_, c.dma.buf, "weight"), hw_.elem_bytes()); break;
@@ -99,8 +101,8 @@ private:
       buf.defined[pos] = 1;
       ++pos;
     };
-    const auto zeros = [&](std::uint64_t n) {
-      for (std::uint64_t i = 0; i < n; ++i) put(0);
+    const auto zeros = [&](std::uint64_t n) {  // padding and tail: pad_value (section 7.3)
+      for (std::uint64_t i = 0; i < n; ++i) put(d.pad_value);
     };
     const std::uint64_t row_width = std::uint64_t(d.pad_left) + d.row_len + d.pad_right;
     for (std::uint32_t pl = 0; pl < d.n_planes; ++pl) {

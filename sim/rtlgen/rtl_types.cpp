@@ -57,6 +57,7 @@ const std::vector<FieldLayout>& command_fields() {
       {"dma_pad_bottom", fb::kCount, "DMA: zero rows after each plane"},
       {"dma_tail", fb::kCount, "DMA: zeros after the last plane"},
       {"dma_elem_step", fb::kElemStep, "DMA: DRAM elements per stream element in a row (1 dense, >1 gather)"},
+      {"dma_pad_value", fb::kPadValue, "DMA: raw bits of every padding and tail element (LOAD_IFMAP only)"},
       {"run_ifmap_buf", fb::kBuffer, "RUN: ifmap buffer"},
       {"run_weight_buf", fb::kBuffer, "RUN: weight buffer"},
       {"run_psum_buf", fb::kBuffer, "RUN: psum buffer"},
@@ -90,7 +91,7 @@ std::vector<std::uint64_t> command_values(const hw::Command& c) {
   const hw::RunDesc& r = c.run;
   return {std::uint64_t(c.op), c.wait_ld, c.wait_ex, c.wait_ps,
           d.buf, d.dram_addr, d.n_planes, d.plane_stride, d.n_rows, d.row_stride, d.row_len,
-          d.pad_left, d.pad_right, d.pad_top, d.pad_bottom, d.tail, d.elem_step,
+          d.pad_left, d.pad_right, d.pad_top, d.pad_bottom, d.tail, d.elem_step, d.pad_value,
           r.ifmap_buf, r.weight_buf, r.psum_buf, std::uint64_t(r.preload), r.n_kg, r.n_cy, r.n_cx, r.n_c, r.n_ky,
           r.n_kx, r.step_cx, r.step_cy, r.step_c, r.step_ky, r.region, r.lane_stride, r.pattern,
           r.n_kxc, r.step_kxc, r.region_kxc, r.pattern_kxc, r.pack_w, r.pack_r, r.pack_jump};

@@ -531,6 +531,20 @@ public:
       Command w = base(Opcode::LoadWeights);
       w.dma.elem_step = 2;
       cases.push_back({"LOAD_WEIGHTS gathering", 0, w, true});
+      Command pv = base(Opcode::LoadIfmap);
+      pv.dma.pad_value = (1u << (8 * p_.elem_bytes())) - 1;
+      cases.push_back({"LOAD_IFMAP with the largest padding value", 0, pv, false});
+      pv.dma.pad_value = 1u << (8 * p_.elem_bytes());
+      if (p_.elem_bytes() < 2) cases.push_back({"LOAD_IFMAP with a padding value wider than the element", 0, pv, true});
+      Command wv = base(Opcode::LoadWeights);
+      wv.dma.pad_value = 1;
+      cases.push_back({"LOAD_WEIGHTS with a padding value", 0, wv, true});
+      Command lv = base(Opcode::LoadPsums);
+      lv.dma.pad_value = 1;
+      cases.push_back({"LOAD_PSUMS with a padding value", 1, lv, true});
+      Command sv = base(Opcode::StorePsums);
+      sv.dma.pad_value = 1;
+      cases.push_back({"STORE_PSUMS with a padding value", 1, sv, true});
       Command l = base(Opcode::LoadPsums);
       l.dma.elem_step = 2;
       cases.push_back({"LOAD_PSUMS gathering", 1, l, true});
@@ -796,6 +810,9 @@ private:
       random_stream(d, p_.bus_elems, big);
       shrink(d, std::uint64_t(p_.ifmap_depth) * std::uint64_t(p_.bus_elems));
       if (chance(35)) d.elem_step = std::uint32_t(rnd(2, kMaxElemStep));  // a gather (strided 1 x 1 layers)
+      // The padding value: 0 (convolution), the type's smallest (max pooling) or any element.
+      const std::uint32_t smallest = eb == 1 ? 0x80 : p_.arithmetic == Arithmetic::fp16 ? 0xFC00 : 0x8000;
+      d.pad_value = chance(40) ? 0 : chance(50) ? smallest : std::uint32_t(r_.bits(8 * eb));
       place(d, eb, 0, true);
     } else {
       c.op = Opcode::LoadWeights;
@@ -886,7 +903,8 @@ private:
       for (int a = 0; a < bank->depth(); ++a)
         for (int i = 0; i < epw; ++i) g.expect[std::size_t(a) * std::size_t(epw) + std::size_t(i)] = bank->peek(a, i);
       const std::vector<StreamElem> s = stream_of(d, g.eb);
-      for (std::size_t i = 0; i < s.size(); ++i) g.expect[i] = s[i].data ? elem_at(dram_->bytes(), s[i].addr, g.eb) : 0;
+      // Padding and tail elements hold the descriptor's pad_value (0 but for a LOAD_IFMAP).
+      for (std::size_t i = 0; i < s.size(); ++i) g.expect[i] = s[i].data ? elem_at(dram_->bytes(), s[i].addr, g.eb) : d.pad_value;
       count_load_chunks(s, epw, g.expect_chunks, g.expect_requests);
       if (d.elem_step > 1) g.expect_bytes = g.expect_requests * kBeatBytes;  // whole beats
       g.expect_words = (s.size() + std::size_t(epw) - 1) / std::size_t(epw);

@@ -102,6 +102,7 @@ void set_field(Command& c, int f, std::uint64_t v) {
     case 29: c.run.step_ky = u32(); break;
     default: c.run.region = u32(); break;  // lane_stride and pattern below, by the same tag
   }
+  if (f == 15 && (v >> 16)) c.dma.pad_value = static_cast<std::uint32_t>(v >> 16 & 0x1ffff);  // with the tail's tag
   if (f == kFields - 1 && (v >> 16)) {
     c.run.lane_stride = static_cast<std::uint32_t>(v >> 16 & 0xff);
     c.run.pattern = v >> 24;
