@@ -46,6 +46,7 @@ struct NetArgs {
   bool check = false;
   std::uint64_t seed = 1;
   std::string update_doc;
+  int batch = 1;
 };
 
 // --expect: the final output against E within a stated tolerance. The default rule: the FP16
@@ -191,6 +192,10 @@ int net_command(const NetArgs& a) {
   if (!a.constants.empty() && a.onnx.empty()) throw InputError("--constant", "", "applies to --onnx models only");
   for (const std::string& s : a.input_shapes) parse_input_shape(s, iopt);
   for (const std::string& c : a.constants) parse_constant_input(c, iopt);
+  if (a.batch != 1 && !a.input.empty())
+    throw InputError("--batch", "", "a real-data run takes its images from --input (its first dimension)");
+  if (a.batch != 1 && !a.update_doc.empty())
+    throw InputError("--batch", "", "docs/networks.md's tables are for one image, as the paper's: not with --update-doc");
   if (!a.input.empty()) return real_data_command(a, cfg, iopt);
 
   std::vector<std::string> names;
@@ -218,7 +223,7 @@ int net_command(const NetArgs& a) {
   int exit_code = kExitOk;
   const std::size_t count = a.onnx.empty() ? names.size() : 1;
   for (std::size_t i = 0; i < count; ++i) {
-    const Network network = a.onnx.empty() ? load_network(names[i]) : networks[0];
+    const Network network = with_batch(a.onnx.empty() ? load_network(names[i]) : networks[0], a.batch);
     if (tty)
       opt.progress = [&](const char* lowering, int li, int n, const std::string& layer) {
         fmt::print(stderr, "\r\033[K{} {:<8} layer {:>3}/{} {}", network.name, lowering, li + 1, n, layer);
@@ -279,6 +284,10 @@ Subcommand add_net(CLI::App& app) {
   net->add_flag("--check", a->check,
                 "sc, both: compare every layer's outputs with the golden model, and with both the RTL's lockstep "
                 "(exit 1 if any differs)");
+  net->add_option("--batch", a->batch,
+                  "images per run, 1..64: every array layer's N (the paper's figures, for one image, are not "
+                  "compared); with N > 1 the compiler may pack contexts across images")
+      ->capture_default_str();
   net->add_option("--seed", a->seed, "seed of the operands of the SystemC runs")->capture_default_str();
   net->add_option("--update-doc", a->update_doc,
                   "with --network all: rewrite the generated tables of this Markdown file (docs/networks.md)");

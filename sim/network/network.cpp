@@ -400,6 +400,22 @@ Layer subsampled_layer(const Layer& l) {
   return d;
 }
 
+Network with_batch(const Network& n, int batch) {
+  if (batch < 1 || batch > 64)
+    throw InputError("--batch", "", fmt::format("= {}: must be 1..64 images (the layer key N's range)", batch));
+  Network b = n;
+  if (batch == 1) return b;
+  b.name = fmt::format("{}-batch{}", n.name, batch);
+  b.title = fmt::format("{} (batch {})", n.title, batch);
+  b.paper = PaperFigures{};
+  for (NetworkLayer& l : b.layers) {
+    if (!l.on_array) continue;
+    l.layer.n = batch;
+    validate_layer(l.layer, "--batch", l.name);
+  }
+  return b;
+}
+
 int Network::array_layers() const {
   return int(std::count_if(layers.begin(), layers.end(), [](const NetworkLayer& l) { return l.on_array; }));
 }

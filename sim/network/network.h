@@ -71,6 +71,12 @@ bool host_subsamples_input(const Network& n, std::size_t i);
 // The dense layer a strided 1x1 layer is on its subsampled input: H x W = Ho x Wo, stride 1.
 Layer subsampled_layer(const Layer& l);
 
+// The network run on `batch` images (flycol net --batch): every array layer's N is `batch` (a
+// file's own N is replaced), the name and title say so, and the paper's figures, which are for one
+// image, are dropped so that no report compares a batch with them. InputError("--batch", ...) for
+// a batch outside the layer key N's range 1..64 or a layer too large with it.
+Network with_batch(const Network& n, int batch);
+
 // Operations a network file may list that the array does not run.
 const std::vector<std::string>& host_ops();
 

@@ -144,6 +144,38 @@ TEST_CASE("a network run's totals are the sums of its layers, for both lowerings
   CHECK(net::run_network(n, default_config(), fast).feeder.total.stats.cycles <= r.feeder.total.stats.cycles);
 }
 
+TEST_CASE("a batch runs every array layer on N images and is not compared with the paper", "[network]") {
+  const Network n = parse_network(kSmall, "small.yaml");
+  REQUIRE(n.paper.total_mb.given);
+  const Network b = with_batch(n, 6);
+  CHECK(b.name == "small-batch6");
+  CHECK(b.title.find("batch 6") != std::string::npos);
+  CHECK_FALSE(b.paper.total_mb.given);
+  CHECK_FALSE(b.paper.time_ms.given);
+  CHECK(b.macs() == 6 * n.macs());
+  for (const NetworkLayer& l : b.layers)
+    if (l.on_array) CHECK(l.layer.n == 6);
+  CHECK(with_batch(n, 1).name == "small");  // one image: the network unchanged
+  CHECK(input_error_of([&] { with_batch(n, 0); }).source() == "--batch");
+  CHECK(input_error_of([&] { with_batch(n, 65); }).source() == "--batch");
+
+  // Every output of every image is stored, and the feeder's packing across images (1x1 and fully
+  // connected layers) makes a batch of 6 cheaper per image than one image on the array's rows.
+  net::RunOptions opt;
+  const net::NetworkRun one = net::run_network(n, default_config(), opt);
+  const net::NetworkRun six = net::run_network(b, default_config(), opt);
+  REQUIRE(six.feeder.layers.size() == one.feeder.layers.size());
+  for (std::size_t i = 0; i < six.feeder.layers.size(); ++i) {
+    const net::LayerRun& l = six.feeder.layers[i];
+    INFO(l.name);
+    CHECK(l.stats.dram.ofmap >= std::uint64_t(l.layer.ofmap_elems()) * 2);
+    CHECK(l.stats.cycles == l.analytic.cycles);
+    CHECK(l.stats.cycles <= 6 * one.feeder.layers[i].stats.cycles);
+  }
+  CHECK(six.feeder.total.macs == 6 * one.feeder.total.macs);
+  CHECK(six.feeder.total.stats.cycles < 6 * one.feeder.total.stats.cycles);
+}
+
 // A network with every case of host_subsamples_input(): the network's input and a host op's output
 // read only by 1x1 stride-2 layers (subsampled), an array layer's output (not: that would need a
 // strided store), a host tensor also read by a 3x3 layer, and one read with two different strides.
@@ -335,6 +367,14 @@ TEST_CASE("flycol net runs a network and rejects bad options", "[network][cli]")
   test::check_usage_error(scratch(), "net --network arnp --bandwidth 0", {"--bandwidth"});
   test::check_usage_error(scratch(), "net --network arnp --model rtl", {"analytic, sc or both"});
   test::check_usage_error(scratch(), "net --network arnp --check", {"--check", "--model sc or both"});
+  test::check_usage_error(scratch(), "net --network arnp --batch 0", {"--batch", "1..64"});
+  test::check_usage_error(scratch(), "net --network arnp --batch 65", {"--batch", "1..64"});
+  test::check_usage_error(scratch(), "net --network all --batch 2 --update-doc x.md", {"--batch", "--update-doc"});
+  const Cmd b = run_flycol("net --network arnp --batch 4 --report " + rep.string());
+  INFO(b.out << b.err);
+  CHECK(b.code == 0);
+  CHECK(b.out.find("batch 4") != std::string::npos);
+  CHECK(fs::exists(rep / "arnp-batch4.json"));
 }
 
 TEST_CASE("run --model analytic reports the keys of run --model sc", "[network][cli]") {
