@@ -92,7 +92,8 @@ Subcommand add_synth(CLI::App& app) {
                 "synthesis cache for `run --power` (default $FLYCOL_SYNTH_CACHE or <build>/synth-cache)");
   s->add_flag("--no-cache", a->no_cache, "do not store the result in the synthesis cache");
   s->add_flag("--no-variants", a->no_variants,
-              "skip the PE variants that measure the reserve registers and zero gating (faster)");
+              "skip the PE variants that measure the reserve registers and zero gating, and the planned blocks "
+              "(the pooling unit's lanes) (faster)");
   s->add_option("--sram-nand2-per-bit", a->sram_per_bit,
                 "area of one SRAM bit in NAND2 equivalents for the macro estimate")
       ->check(CLI::Range(0.0, 100.0))

@@ -101,12 +101,15 @@ Netlist run_job(const Job& job, const std::string& name, const std::string& dir,
                 double* seconds) {
   const std::string script = dir + "/" + name + ".ys", log = dir + "/" + name + ".log",
                     netlist = dir + "/" + name + ".blif", stat = dir + "/" + name + ".stat";
+  const std::string incdir = join_paths({hw("common")});  // flycol_assert.svh (empty macros under SYNTHESIS)
   const std::map<std::string, std::string> fields = {
       {"LIBERTY", liberty_path(opt)},      {"SOURCES", join_paths(job.sources)},
-      {"MACROS", join_paths(job.macros)},  {"TOP", job.top},
+      {"READ_MACROS", job.macros.empty() ? std::string()
+                                         : "read_verilog -sv -DSYNTHESIS -I" + incdir + " -lib " + join_paths(job.macros)},
+      {"TOP", job.top},
       {"FLATTEN", job.flatten ? "flatten" : ""}, {"STAT", stat},
       {"NETLIST", netlist},
-      {"INCDIR", join_paths({hw("common")})},  // flycol_assert.svh (empty macros under SYNTHESIS)
+      {"INCDIR", incdir},
   };
   write_file(script, fill_template(read_file(hw("synth/synth.ys.in")), fields));
   const ProcessResult r = run_yosys(yosys_bin(opt), script, log, dir, opt.timeout_s);
@@ -259,6 +262,16 @@ Json SynthReport::to_json(bool with_instances) const {
   j["seconds"] = seconds;
   j["yosys_seconds"] = yosys_seconds;
   j["cache_key"] = cache_key;
+  Json& pl = j["planned_blocks"];
+  pl = Json::object();
+  for (const auto& b : planned) {
+    Json& x = pl[b.id];
+    x["title"] = b.title;
+    x["note"] = b.note;
+    x["copies"] = b.copies;
+    x["one"] = figures_json(b.one, logic);
+    x["all"] = figures_json(b.all, logic);
+  }
   if (with_instances) {
     Json& in = j["instances"];
     in = Json::array();
@@ -309,6 +322,16 @@ SynthReport SynthReport::from_json_text(const std::string& text, const std::stri
     r.seconds = j["seconds"].as<double>();
     r.yosys_seconds = j["yosys_seconds"].as<double>();
     r.cache_key = j["cache_key"].as<std::string>();
+    for (const auto& b : j["planned_blocks"]) {
+      PlannedBlock pb;
+      pb.id = b.first.as<std::string>();
+      pb.title = b.second["title"].as<std::string>();
+      pb.note = b.second["note"].as<std::string>();
+      pb.copies = b.second["copies"].as<int>();
+      pb.one = figures_of(b.second["one"]);
+      pb.all = figures_of(b.second["all"]);
+      r.planned.push_back(pb);
+    }
     for (const auto& i : j["instances"])
       r.instances.push_back({i[0].as<std::string>(), i[1].as<std::string>(), i[2].as<std::string>()});
   } catch (const YAML::Exception& e) {
@@ -331,6 +354,10 @@ std::string SynthReport::text() const {
                          logic > 0 ? 100 * p.figures.area / logic : 0.0, p.figures.flops, depth(p.path.depth));
   }
   out += fmt::format("  {:<46} {:>12} {:>7.2f}% {:>8}\n", "logic", thousands(logic), 100.0, flops());
+  for (const auto& b : planned)
+    out += fmt::format("  {:<46} {:>12} {:>7.2f}% {:>8} {:>6}   not in the logic above: {}, {} NAND2 eq each\n",
+                       b.title, thousands(b.all.area), logic > 0 ? 100 * b.all.area / logic : 0.0, b.all.flops, "-",
+                       b.note, thousands(b.one.area));
   std::string srams_text;
   for (const auto& s : srams)
     srams_text += fmt::format("{}{} {} x {} x {}", srams_text.empty() ? "" : ", ", s.name, s.macros, s.words,
@@ -355,6 +382,7 @@ std::string synth_cache_key(const Config& cfg, const SynthOptions& opt) {
   h = fnv1a(h, read_file(hw("synth/synth.ys.in")));
   h = fnv1a(h, read_file(hw("common/flycol_assert.svh")));
   h = fnv1a(h, read_file(hw("synth/pe_no_reserve.sv")));
+  h = fnv1a(h, read_file(hw("pool/pool_lane.sv")));
   h = fnv1a(h, yosys_version(yosys_bin(opt)));
   h = fnv1a(h, fmt::format("{}:{}", opt.variants, opt.sram_nand2_per_bit));
   return fmt::format("{:016x}", h);
@@ -434,6 +462,23 @@ SynthReport synthesize(const Config& cfg, const SynthOptions& opt) {
       an.parts[std::size_t(map.part_index(v.part))] += all;
       an.parts[std::size_t(own)] -= all;
     }
+  }
+
+  // Planned blocks: the pooling unit, ROWS pool lanes (docs/microarchitecture.md section 16), not
+  // in flycol_top yet; one lane synthesized alone, flattened.
+  if (opt.variants) {
+    Job pool;
+    pool.top = "pool_lane";
+    pool.flatten = true;
+    pool.sources = {rtl_package(), cfg_pkg, hw("pool/pool_lane.sv")};
+    PlannedBlock pb;
+    pb.id = "pool_unit";
+    pb.title = "pooling unit (planned)";
+    pb.note = fmt::format("{} x pool_lane.sv (one per array row), synthesized alone; not in flycol_top yet", cfg.array.rows);
+    pb.copies = cfg.array.rows;
+    pb.one = own_figures(run_job(pool, "pool_lane", work.path, opt, &yosys_s).top(), lib);
+    pb.all = pb.one.scaled(double(pb.copies));
+    r.planned.push_back(pb);
   }
 
   for (const auto& bi : map.blocks()) {

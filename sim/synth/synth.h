@@ -27,7 +27,8 @@ struct SynthOptions {
   std::string work_dir;        // where scripts, logs and netlists go; empty: a temporary directory
   bool keep_work = false;      // keep a temporary work directory
   int timeout_s = 3600;        // per Yosys run
-  bool variants = true;        // also the PE variants that measure reserve registers and zero gating
+  bool variants = true;        // also the PE variants that measure reserve registers and zero gating,
+                               // and the planned blocks (SynthReport::planned)
   double sram_nand2_per_bit = kSramNand2PerBit;
 };
 
@@ -50,6 +51,14 @@ struct BlockReport {
   std::vector<PartReport> parts;
 };
 
+// A block built and tested on its own but not yet instantiated in the top (the pooling unit of
+// issue 18): one copy synthesized alone, and what the top would gain with `copies` of them.
+struct PlannedBlock {
+  std::string id, title, note;
+  int copies = 0;
+  Figures one, all;  // one copy; copies x one
+};
+
 struct SynthReport {
   std::string config_name, config_source;
   std::string yosys_version, library;
@@ -59,6 +68,7 @@ struct SynthReport {
   double sram_nand2_per_bit = kSramNand2PerBit;
   std::uint64_t pe_instances = 0;
   std::uint64_t loop_cells = 0;
+  std::vector<PlannedBlock> planned;         // not in the logic total above (with options.variants)
   double seconds = 0, yosys_seconds = 0;
   std::string cache_key;                     // what the inputs hash to (sources, library, flow)
   std::vector<InstanceRecord> instances;     // for the power proxy (cached, not in user reports)
@@ -71,7 +81,8 @@ struct SynthReport {
   const PartReport* part(const std::string& id) const;
 
   // Keys: config, tool, blocks (id -> nand2_eq, share, flops, depth, parts...), logic_nand2_eq,
-  // flops, sram_bits, sram_nand2_eq, total_nand2_eq, critical_path, seconds; with_instances adds
+  // flops, sram_bits, sram_nand2_eq, total_nand2_eq, critical_path, seconds, planned_blocks (id ->
+  // title, note, copies, one, all: figures, share of the logic above); with_instances adds
   // the instance tree (for the cache).
   Json to_json(bool with_instances = false) const;
   // Reads what to_json(true) wrote. Throws InputError (source) when it cannot.
