@@ -22,6 +22,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -531,26 +532,26 @@ public:
       Command w = base(Opcode::LoadWeights);
       w.dma.elem_step = 2;
       cases.push_back({"LOAD_WEIGHTS gathering", 0, w, true});
-      Command pv = base(Opcode::LoadIfmap);
-      pv.dma.pad_value = (1u << (8 * p_.elem_bytes())) - 1;
-      cases.push_back({"LOAD_IFMAP with the largest padding value", 0, pv, false});
-      pv.dma.pad_value = 1u << (8 * p_.elem_bytes());
-      if (p_.elem_bytes() < 2) cases.push_back({"LOAD_IFMAP with a padding value wider than the element", 0, pv, true});
-      Command wv = base(Opcode::LoadWeights);
-      wv.dma.pad_value = 1;
-      cases.push_back({"LOAD_WEIGHTS with a padding value", 0, wv, true});
-      Command lv = base(Opcode::LoadPsums);
-      lv.dma.pad_value = 1;
-      cases.push_back({"LOAD_PSUMS with a padding value", 1, lv, true});
-      Command sv = base(Opcode::StorePsums);
-      sv.dma.pad_value = 1;
-      cases.push_back({"STORE_PSUMS with a padding value", 1, sv, true});
       Command l = base(Opcode::LoadPsums);
       l.dma.elem_step = 2;
       cases.push_back({"LOAD_PSUMS gathering", 1, l, true});
       Command st = base(Opcode::StorePsums);
       st.dma.elem_step = 2;
       cases.push_back({"STORE_PSUMS with an element step", 1, st, true});
+    }
+    {  // The padding value: any element on LOAD_IFMAP, nothing wider, and only there (section 7.3).
+      Command pv = base(Opcode::LoadIfmap);
+      pv.dma.pad_value = (1u << (8 * p_.elem_bytes())) - 1;
+      cases.push_back({"LOAD_IFMAP with the largest padding value", 0, pv, false});
+      pv.dma.pad_value = 1u << (8 * p_.elem_bytes());
+      if (p_.elem_bytes() < 2) cases.push_back({"LOAD_IFMAP with a padding value wider than the element", 0, pv, true});
+      for (const auto& [op, engine, name] : {std::tuple{Opcode::LoadWeights, 0, "LOAD_WEIGHTS with a padding value"},
+                                             std::tuple{Opcode::LoadPsums, 1, "LOAD_PSUMS with a padding value"},
+                                             std::tuple{Opcode::StorePsums, 1, "STORE_PSUMS with a padding value"}}) {
+        Command c = base(op);
+        c.dma.pad_value = 1;
+        cases.push_back({name, engine, c, true});
+      }
     }
     cases.push_back({"LD engine given STORE_PSUMS", 0, base(Opcode::StorePsums), true});
     cases.push_back({"LD engine given LOAD_PSUMS", 0, base(Opcode::LoadPsums), true});
