@@ -28,6 +28,10 @@ std::string Command::to_string() const {
       s += fmt::format(" chunks(n={},step={},region={},pattern={:#x})", r.n_kxc, r.step_kxc, r.region_kxc,
                        r.pattern_kxc);
     if (r.pack_w != 0) s += fmt::format(" pack(w={},r={},jump={})", r.pack_w, r.pack_r, r.pack_jump);
+    if (r.pool_op == unsigned(PoolOp::Max)) s += " pool=max";
+    if (r.pool_op == unsigned(PoolOp::Average))
+      s += fmt::format(" pool=avg(sy={},rows={}..{},cols={}..{})", r.pool_sy, r.pool_y0, r.pool_y1, r.pool_x0, r.pool_x1);
+    if (r.pool_op > unsigned(kMaxPoolOp)) s += fmt::format(" pool_op={}", r.pool_op);
   } else {
     const DmaDesc& d = dma;
     s += fmt::format(" buf={} dram={:#x} planes={}x{:#x} rows={}x{:#x} len={} pad(l={},r={},t={},b={}) tail={}",

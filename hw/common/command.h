@@ -23,6 +23,9 @@ inline constexpr int kLaneStride = 8;   // RUN lane stride (sx)
 inline constexpr int kPattern = 64;     // kernel pattern (configurations use up to 64 bits of it)
 inline constexpr int kElemStep = 8;    // DMA element step of a gathering load
 inline constexpr int kPadValue = 16;   // DMA padding element value (raw element bits)
+inline constexpr int kPoolOp = 2;      // RUN pooling operation (PoolOp)
+inline constexpr int kPoolStride = 8;  // RUN average pooling: vertical window stride
+inline constexpr int kPoolStart = 8;   // RUN average pooling: first counted tile row / column
 }  // namespace field_bits
 
 // A LOAD_IFMAP may gather every elem_step-th DRAM element of a row (section 7.3): 1 (dense) to
@@ -68,6 +71,11 @@ struct DmaDesc {
   std::uint32_t pad_value = 0;
 };
 
+// What a RUN computes (section 8, field pool_op; section 16): a convolution, or pooling windows
+// of each channel through the pooling unit.
+enum class PoolOp : std::uint8_t { None = 0, Max = 1, Average = 2 };
+inline constexpr int kMaxPoolOp = 2;
+
 // One tile's computation (section 8).
 struct RunDesc {
   std::uint8_t ifmap_buf = 0, weight_buf = 0, psum_buf = 0;
@@ -87,6 +95,15 @@ struct RunDesc {
   std::uint32_t pack_w = 0;       // output-row width Tw, 16 bits
   std::uint32_t pack_r = 0;       // ROWS mod pack_w, 16 bits
   std::uint32_t pack_jump = 0;    // elements added to a lane's offset per row wrap, 24 bits
+  // Pooling (section 16, "The pooling RUN"): pool_op 0 is a convolution. The other four fields are
+  // average pooling's divisor geometry in tile coordinates: window rows start pool_sy apart, and
+  // the divisor counts the window's positions in [pool_y0, pool_y1) x [pool_x0, pool_x1).
+  std::uint32_t pool_op = 0;      // PoolOp, 2 bits
+  std::uint32_t pool_sy = 1;      // 8 bits
+  std::uint32_t pool_y0 = 0, pool_x0 = 0;  // 8 bits each
+  std::uint32_t pool_y1 = 0, pool_x1 = 0;  // 16 bits each
+
+  bool pooling() const { return pool_op != 0; }
 
   std::uint32_t steps_per_context() const { return n_c * n_ky * n_kx; }
   // The last element the feeder reads: the end of the last region row, the last chunk of the
@@ -99,6 +116,8 @@ struct RunDesc {
            region - 1;
   }
   std::uint32_t contexts() const { return n_kg * n_cy * n_cx; }
+  // Pooling: elements per window (one window per channel and context).
+  std::uint32_t window_len() const { return n_ky * n_kx; }
 };
 
 struct Command {

@@ -21,9 +21,10 @@ struct RunFieldSignals {
   explicit RunFieldSignals(const std::string& prefix = "run")
       : preload((prefix + "_preload").c_str()), n_kg((prefix + "_n_kg").c_str()), n_cy((prefix + "_n_cy").c_str()),
         n_cx((prefix + "_n_cx").c_str()), n_c((prefix + "_n_c").c_str()), n_ky((prefix + "_n_ky").c_str()),
-        n_kx((prefix + "_n_kx").c_str()) {}
+        n_kx((prefix + "_n_kx").c_str()), pool_op((prefix + "_pool_op").c_str()) {}
   sc_core::sc_signal<bool> preload;
   sc_core::sc_signal<std::uint32_t> n_kg, n_cy, n_cx, n_c, n_ky, n_kx;
+  sc_core::sc_signal<std::uint32_t> pool_op;
 
   void write(const RunDesc& r) {
     preload.write(r.preload);
@@ -33,12 +34,14 @@ struct RunFieldSignals {
     n_c.write(r.n_c);
     n_ky.write(r.n_ky);
     n_kx.write(r.n_kx);
+    pool_op.write(r.pool_op);
   }
 };
 
 // The groups of fields a block picks from (RunIn's flags): the preload flag, the outer loop bounds
-// (kernel groups, output rows and columns) and the inner ones (channels, kernel rows and columns).
-enum RunFieldGroup : unsigned { kRunPreload = 1u, kRunOuter = 2u, kRunInner = 4u };
+// (kernel groups, output rows and columns), the inner ones (channels, kernel rows and columns) and
+// the pooling operation (pool_op: 0 a convolution RUN).
+enum RunFieldGroup : unsigned { kRunPreload = 1u, kRunOuter = 2u, kRunInner = 4u, kRunPool = 8u };
 
 // A field the block does not take: a name only, no port (binding it does not compile).
 struct NoRunPort {
@@ -56,6 +59,7 @@ struct RunIn {
   Port<bool, kRunPreload> run_preload_i{"run_preload_i"};
   Port<std::uint32_t, kRunOuter> run_n_kg_i{"run_n_kg_i"}, run_n_cy_i{"run_n_cy_i"}, run_n_cx_i{"run_n_cx_i"};
   Port<std::uint32_t, kRunInner> run_n_c_i{"run_n_c_i"}, run_n_ky_i{"run_n_ky_i"}, run_n_kx_i{"run_n_kx_i"};
+  Port<std::uint32_t, kRunPool> run_pool_op_i{"run_pool_op_i"};
 
   RunDesc read_run() const {
     RunDesc r;
@@ -85,6 +89,7 @@ struct RunIn {
       m.run_n_ky_i = run_n_ky_i.read();
       m.run_n_kx_i = run_n_kx_i.read();
     }
+    if constexpr ((kGroups & kRunPool) != 0) m.run_pool_op_i = run_pool_op_i.read();
   }
 
 private:
@@ -102,6 +107,7 @@ private:
       f(self.run_n_ky_i, &RunDesc::n_ky, &RunFieldSignals::n_ky);
       f(self.run_n_kx_i, &RunDesc::n_kx, &RunFieldSignals::n_kx);
     }
+    if constexpr ((kGroups & kRunPool) != 0) f(self.run_pool_op_i, &RunDesc::pool_op, &RunFieldSignals::pool_op);
   }
   template <class F>
   void each(F&& f) {

@@ -22,6 +22,7 @@ PsumManager::PsumManager(sc_core::sc_module_name name, const HwParams& p)
 void PsumManager::init() {
   pre_word_o.init(std::size_t(rows_));
   res_word_i.init(std::size_t(rows_));
+  pool_word_i.init(std::size_t(rows_));
   processes(pre_pop_i);
 }
 
@@ -37,7 +38,7 @@ void PsumManager::comb() {
     // state and only tick() commits it.
     SramBank& port = sram_.port();
     try {
-      core_.eval(false, false, 0, res_buf_, port);
+      core_.eval(false, false, 0, res_buf_, false, pool_buf_, port);
     } catch (const ProtocolError&) {
       // Reported by seq() at the edge with the settled inputs.
     }
@@ -60,7 +61,10 @@ void PsumManager::seq() {
     if (res_valid)
       for (int i = 0; i < rows_; ++i) res_buf_[i] = res_word_i[std::size_t(i)].read();
     if (sram_.port_mode()) sram_.load_rdata(psum_rdata_i);
-    core_.eval(pre_pop_i.read(), res_valid, res_col_i.read(), res_buf_, sram_.bank());
+    const bool pool_valid = pool_valid_i.read();
+    if (pool_valid)
+      for (int i = 0; i < rows_; ++i) pool_buf_[i] = pool_word_i[std::size_t(i)].read();
+    core_.eval(pre_pop_i.read(), res_valid, res_col_i.read(), res_buf_, pool_valid, pool_buf_, sram_.bank());
     core_.tick();
     sram_.end_edge();
   });

@@ -18,9 +18,10 @@
 namespace flycol::hw {
 
 // RunIn: the RUN start (start_i) and the RUN fields used by the manager: run_preload_i,
-// run_n_kg_i, run_n_cy_i, run_n_cx_i.
+// run_n_kg_i, run_n_cy_i, run_n_cx_i, run_n_c_i (with run_n_ky_i, run_n_kx_i of the same group,
+// unused) and run_pool_op_i.
 // ScCoreModule: the clock and reset ports clk_i and rst_ni, core() and the comb()/seq() frame.
-struct PsumManager : ScCoreModule<PsumManagerCore>, RunIn<kRunPreload | kRunOuter> {
+struct PsumManager : ScCoreModule<PsumManagerCore>, RunIn<kRunPreload | kRunOuter | kRunInner | kRunPool> {
   sc_core::sc_out<int> unclaimed_o{"unclaimed_o"};          // pq_count - claimed (Moore)
   sc_core::sc_in<bool> claim_i{"claim_i"};                  // a window token claims COLS words
 
@@ -30,6 +31,9 @@ struct PsumManager : ScCoreModule<PsumManagerCore>, RunIn<kRunPreload | kRunOute
   sc_core::sc_in<bool> res_valid_i{"res_valid_i"};          // the array delivers a result word
   sc_core::sc_in<int> res_col_i{"res_col_i"};               // its column
   sc_core::sc_vector<sc_core::sc_in<acc_t>> res_word_i{"res_word_i"};   // ROWS accumulators
+
+  sc_core::sc_in<bool> pool_valid_i{"pool_valid_i"};        // the pooling unit delivers a result word
+  sc_core::sc_vector<sc_core::sc_in<acc_t>> pool_word_i{"pool_word_i"};  // ROWS results
 
   sc_core::sc_out<bool> busy_o{"busy_o"};                   // RUN active, results left (Moore)
   sc_core::sc_out<bool> run_done_o{"run_done_o"};           // last result written now (Moore)
@@ -56,6 +60,7 @@ private:
   int rows_;
   ScSramClient sram_;
   acc_t res_buf_[kMaxRows]{};
+  acc_t pool_buf_[kMaxRows]{};
 };
 
 }  // namespace flycol::hw

@@ -37,8 +37,8 @@ void PsumManagerCore::clear_progress() {
 void PsumManagerCore::reset() {
   pq_.reset();
   rq_.reset();
-  active_q_ = preload_q_ = false;
-  n_kg_q_ = n_cy_q_ = n_cx_q_ = n_ctx_q_ = total_q_ = 0;
+  active_q_ = preload_q_ = pool_q_ = false;
+  n_c_q_ = n_kg_q_ = n_cy_q_ = n_cx_q_ = n_ctx_q_ = total_q_ = 0;
   rd_left_q_ = inflight_q_ = false;
   clear_progress();
   rd_col_q_ = 0;
@@ -82,8 +82,11 @@ void PsumManagerCore::start(const RunDesc& run) {
   if (active_q_) protocol_error(kBlock, "RUN started while the previous one is still active");
   if (!pq_.empty() || inflight_q_ || !rq_.empty()) protocol_error(kBlock, "RUN started with words left in a queue");
   if (run.contexts() == 0) protocol_error(kBlock, "RUN without contexts");
-  if (std::uint64_t(run.contexts()) * std::uint64_t(cols_) > std::uint64_t(depth_))
-    protocol_error(kBlock, "RUN does not fit the psum buffer");
+  const std::uint64_t words = run.pooling() ? std::uint64_t(run.n_c) * run.n_cy * run.n_cx
+                                            : std::uint64_t(run.contexts()) * std::uint64_t(cols_);
+  if (words > std::uint64_t(depth_)) protocol_error(kBlock, "RUN does not fit the psum buffer");
+  if (run.pooling() && (run.preload || run.n_kg != 1))
+    protocol_error(kBlock, "pooling RUN with preload or more than one output-channel group");
   start_req_ = true;
   start_run_ = run;
 }
@@ -94,7 +97,7 @@ const acc_t* PsumManagerCore::pre_word(bool array_pre_pop) const {
 }
 
 void PsumManagerCore::eval(bool array_pre_pop, bool res_valid, int res_col, const acc_t* res_word,
-                           SramBank& psum_bank) {
+                           bool pool_valid, const acc_t* pool_word, SramBank& psum_bank) {
   active_d_ = active_q_;
   rd_left_d_ = rd_left_q_;
   rd_g_d_ = rd_g_q_;
@@ -134,7 +137,7 @@ void PsumManagerCore::eval(bool array_pre_pop, bool res_valid, int res_col, cons
   // Result side: window k delivers columns COLS-1 .. 0 of context k-3; windows 0, 1 and 2 (the two
   // FILLs and SWAP0) are dropped.
   bool push_result = false;
-  if (res_valid) {
+  if (res_valid && !pool_q_) {
     if (!active_q_ || res_win_q_ >= n_windows) protocol_error(kBlock, "result word outside the RUN's windows");
     if (res_col != cols_ - 1 - res_j_q_)
       protocol_error(kBlock, "result column " + std::to_string(res_col) + " where " +
@@ -153,6 +156,29 @@ void PsumManagerCore::eval(bool array_pre_pop, bool res_valid, int res_col, cons
       res_win_d_ = res_win_q_ + 1;
       if (res_win_q_ >= std::uint32_t(kFirstResultWindow)) next_context(res_g_d_, res_cy_d_, res_cx_d_);
     }
+  }
+  // Pooling results: window c of context (cy, cx), c innermost (section 16, "Results").
+  if (pool_valid) {
+    if (!active_q_ || !pool_q_ || res_cy_q_ >= n_cy_q_ || res_valid)
+      protocol_error(kBlock, "pooling result outside a pooling RUN's windows");
+    Result r;
+    r.addr = address(0, int(res_g_q_), res_cy_q_, res_cx_q_);
+    for (int i = 0; i < rows_; ++i) r.e[i] = pool_word[i];
+    rq_.set_push(true, r);
+    push_result = true;
+    if (res_g_q_ + 1 < n_c_q_) {
+      res_g_d_ = res_g_q_ + 1;
+    } else {
+      res_g_d_ = 0;
+      if (res_cx_q_ + 1 < n_cx_q_) {
+        res_cx_d_ = res_cx_q_ + 1;
+      } else {
+        res_cx_d_ = 0;
+        res_cy_d_ = res_cy_q_ + 1;
+      }
+    }
+  } else if (res_valid && pool_q_) {
+    protocol_error(kBlock, "array result word in a pooling RUN");
   }
   if (!push_result) rq_.set_push(false);
   // The Fifo checks "push while full" only at the edge; name the rule of this block here.
@@ -222,11 +248,13 @@ void PsumManagerCore::tick() {
   if (start_req_) {
     // Only reachable while idle (start() checks): the queues are empty, nothing in flight.
     preload_q_ = start_run_.preload;
+    pool_q_ = start_run_.pooling();
+    n_c_q_ = start_run_.n_c;
     n_kg_q_ = start_run_.n_kg;
     n_cy_q_ = start_run_.n_cy;
     n_cx_q_ = start_run_.n_cx;
     n_ctx_q_ = start_run_.contexts();
-    total_q_ = n_ctx_q_ * std::uint32_t(cols_);
+    total_q_ = pool_q_ ? n_c_q_ * n_cy_q_ * n_cx_q_ : n_ctx_q_ * std::uint32_t(cols_);
     active_q_ = true;
     rd_left_q_ = preload_q_;
     clear_progress();

@@ -33,8 +33,11 @@ public:
 
   // One cycle: preload pop, result capture, the SRAM port operation (write the result-queue head,
   // else read the next preload word if there is room), push of last cycle's read data.
-  // res_word holds ROWS elements and is read only when res_valid.
-  void eval(bool array_pre_pop, bool res_valid, int res_col, const acc_t* res_word, SramBank& psum_bank);
+  // res_word holds ROWS elements and is read only when res_valid. In a pooling RUN (section 16) the
+  // results come from the pooling unit instead: pool_word (ROWS elements) when pool_valid, one
+  // word per window in the unit's order; the array's result port must then stay quiet.
+  void eval(bool array_pre_pop, bool res_valid, int res_col, const acc_t* res_word, bool pool_valid,
+            const acc_t* pool_word, SramBank& psum_bank);
   void tick();
 
   // Moore: a RUN is active and not all of its result words are written yet.
@@ -70,8 +73,8 @@ private:
   acc_t zero_word_[kMaxRows]{};
 
   // RUN, loaded at start.
-  bool active_q_ = false, preload_q_ = false;
-  std::uint32_t n_kg_q_ = 0, n_cy_q_ = 0, n_cx_q_ = 0, n_ctx_q_ = 0, total_q_ = 0;
+  bool active_q_ = false, preload_q_ = false, pool_q_ = false;
+  std::uint32_t n_c_q_ = 0, n_kg_q_ = 0, n_cy_q_ = 0, n_cx_q_ = 0, n_ctx_q_ = 0, total_q_ = 0;
   // Preload reads: context (rd_g, rd_cy, rd_cx), column rd_col counting down.
   bool rd_left_q_ = false, inflight_q_ = false;
   std::uint32_t rd_g_q_ = 0, rd_cy_q_ = 0, rd_cx_q_ = 0;
@@ -82,7 +85,8 @@ private:
   // Preload side: window index and pop within it.
   std::uint32_t pre_win_q_ = 0;
   int pre_j_q_ = 0;
-  // Result side: window index, word within it, and the context of window res_win - 3.
+  // Result side: window index, word within it, and the context of window res_win - 3. A pooling
+  // RUN counts its result words in res_g (the channel c), res_cx and res_cy instead.
   std::uint32_t res_win_q_ = 0, res_g_q_ = 0, res_cy_q_ = 0, res_cx_q_ = 0;
   int res_j_q_ = 0;
   std::uint32_t written_q_ = 0;

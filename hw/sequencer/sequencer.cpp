@@ -6,7 +6,7 @@
 namespace flycol::hw {
 
 Sequencer::Sequencer(sc_core::sc_module_name name, const HwParams& p) : ScCoreModule(name, p) {
-  processes(lanes_ready_i, weight_ready_i, unclaimed_i);
+  processes(lanes_ready_i, weight_ready_i, unclaimed_i, pool_ready_i);
 }
 
 SequencerCore::In Sequencer::inputs() const {
@@ -14,6 +14,7 @@ SequencerCore::In Sequencer::inputs() const {
   in.lanes_ready = lanes_ready_i.read();
   in.weight_ready = weight_ready_i.read();
   in.unclaimed = unclaimed_i.read();
+  in.pool_ready = pool_ready_i.read();
   return in;
 }
 
@@ -23,6 +24,7 @@ void Sequencer::comb() {
   token_swap_o.write(out.token_swap);
   token_window_o.write(out.token_window);
   pop_o.write(out.pop);
+  weight_pop_o.write(out.weight_pop);
   claim_o.write(out.claim);
   busy_o.write(core_.busy());
   cycle_kind_o.write(int(out.kind));

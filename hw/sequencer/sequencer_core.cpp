@@ -10,6 +10,7 @@ SequencerCore::SequencerCore(const HwParams& p) : cols_(p.cols) { reset(); }
 void SequencerCore::reset() {
   phase_q_ = phase_d_ = Phase::idle;
   step_q_ = step_d_ = ctx_q_ = ctx_d_ = win_q_ = win_d_ = 0;
+  preload_ = pool_ = false;
   gap_q_ = gap_d_ = cols_;
   start_pending_ = finish_ = false;
   out_ = Out{};
@@ -56,6 +57,24 @@ const SequencerCore::Out& SequencerCore::eval(const In& in) {
       }
       break;
     case Phase::steps: {
+      if (pool_) {  // section 16: element steps for the pooling unit, no token
+        if (!in.lanes_ready) {
+          out_.kind = CycleKind::feeder_stall;
+        } else if (!in.pool_ready) {
+          out_.kind = CycleKind::context_stall;
+        } else {
+          out_.kind = CycleKind::pool;
+          out_.pop = true;
+          if (step_q_ + 1 < steps_per_ctx_) {
+            step_d_ = step_q_ + 1;
+          } else {
+            step_d_ = 0;
+            ctx_d_ = ctx_q_ + 1;
+            if (ctx_q_ + 1 == n_ctx_) phase_d_ = Phase::drain;
+          }
+        }
+        break;
+      }
       if (!in.lanes_ready) {
         out_.kind = CycleKind::feeder_stall;
         break;
@@ -72,6 +91,7 @@ const SequencerCore::Out& SequencerCore::eval(const In& in) {
       out_.kind = CycleKind::mac;
       out_.token_valid = true;
       out_.pop = true;
+      out_.weight_pop = true;
       if (!last) {
         step_d_ = step_q_ + 1;
         break;
@@ -102,10 +122,13 @@ void SequencerCore::tick() {
   }
   if (start_pending_) {
     preload_ = start_run_.preload;
+    pool_ = start_run_.pooling();
     steps_per_ctx_ = start_run_.steps_per_context();
     n_ctx_ = start_run_.contexts();
     if (steps_per_ctx_ == 0 || n_ctx_ == 0) protocol_error("sequencer", "RUN with no steps or no contexts");
-    phase_q_ = Phase::fill;
+    if (pool_ && (preload_ || start_run_.n_kg != 1))
+      protocol_error("sequencer", "pooling RUN with preload or more than one output-channel group");
+    phase_q_ = pool_ ? Phase::steps : Phase::fill;
     step_q_ = ctx_q_ = win_q_ = 0;
     gap_q_ = cols_;
     start_pending_ = false;

@@ -14,17 +14,20 @@ namespace flycol::hw {
 class SequencerCore {
 public:
   enum class Phase : std::uint8_t { idle, fill, swap0, steps, drain };
-  // Why a cycle of a RUN issued no MAC step (spec section 10).
-  enum class CycleKind : std::uint8_t { none, mac, feeder_stall, weight_stall, context_stall, pipeline };
+  // Why a cycle of a RUN issued no MAC step (spec section 10); pool: a pooling RUN's element step
+  // (section 16), whose waits for the pooling unit's divider are context stalls.
+  enum class CycleKind : std::uint8_t { none, mac, feeder_stall, weight_stall, context_stall, pipeline, pool };
 
   struct In {
     bool lanes_ready = false;   // every feed lane has an element
     bool weight_ready = false;  // the weight FIFO has a word
     int unclaimed = 0;          // preload words in the queue not yet promised to a window
+    bool pool_ready = false;    // the pooling unit takes the next elements (pooling RUN only)
   };
   struct Out {
     bool token_valid = false, token_swap = false, token_window = false;
-    bool pop = false;    // pop one element from every lane and one weight word
+    bool pop = false;         // pop one element from every lane (and in a pooling RUN feed the pooling unit)
+    bool weight_pop = false;  // pop one weight word: pop in a convolution RUN, never in a pooling RUN
     bool claim = false;  // this window token takes COLS preload words from the SRAM queue
     CycleKind kind = CycleKind::none;
   };
@@ -46,7 +49,7 @@ private:
 
   int cols_;
   // RUN registers
-  bool preload_ = false;
+  bool preload_ = false, pool_ = false;
   std::uint32_t steps_per_ctx_ = 1, n_ctx_ = 1;
   // state
   Phase phase_q_ = Phase::idle, phase_d_ = Phase::idle;

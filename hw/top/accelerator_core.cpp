@@ -8,7 +8,7 @@
 namespace flycol::hw {
 
 AcceleratorCore::AcceleratorCore(const HwParams& p)
-    : p_(p), ctrl_(p), arb_(), ld_(p), ps_(p), seq_(p), feeder_(p), wf_(p), array_(p), pm_(p) {
+    : p_(p), ctrl_(p), arb_(), ld_(p), ps_(p), seq_(p), feeder_(p), wf_(p), array_(p), pm_(p), pool_(p) {
   for (int b = 0; b < 2; ++b) {
     ifmap_[b] = std::make_unique<SramBank>(fmt::format("ifmap_sram{}", b), p.ifmap_depth, p.bus_elems);
     weights_[b] = std::make_unique<SramBank>(fmt::format("weight_sram{}", b), p.weight_depth, p.cols);
@@ -32,6 +32,7 @@ void AcceleratorCore::reset() {
   wf_.reset();
   array_.reset();
   pm_.reset();
+  pool_.reset();
   run_q_ = run_d_ = RunDesc{};
   ld_cmd_q_ = ld_cmd_d_ = ps_cmd_q_ = ps_cmd_d_ = Command{};
   stats_ = AcceleratorStats{};
@@ -80,6 +81,7 @@ const AcceleratorCore::Out& AcceleratorCore::eval(const In& in) {
     feeder_.start(r);
     wf_.start(r);
     pm_.start(r);
+    pool_.start(r);
     run_d_ = r;
   }
 
@@ -93,19 +95,24 @@ const AcceleratorCore::Out& AcceleratorCore::eval(const In& in) {
   si.lanes_ready = feeder_.all_lanes_have_elem();
   si.weight_ready = wf_.has_word();
   si.unclaimed = pm_.unclaimed();
+  si.pool_ready = pool_.ready();
   const SequencerCore::Out& so = seq_.eval(si);
   kind_ = so.kind;
   token_.valid = so.token_valid;
   token_.swap = so.token_swap;
   token_.window = so.token_window;
-  if (so.pop) {
-    for (int r = 0; r < p_.rows; ++r) token_.a[r] = feeder_.lane_elem(r);
+  elem_t heads[kMaxRows];
+  for (int r = 0; r < p_.rows; ++r) heads[r] = feeder_.lane_elem(r);
+  if (so.token_valid) {
+    for (int r = 0; r < p_.rows; ++r) token_.a[r] = heads[r];
     const elem_t* w = wf_.word();
     for (int c = 0; c < p_.cols; ++c) token_.w[c] = w[c];
   }
   feeder_.set_pop(so.pop);
-  wf_.set_pop(so.pop);
+  wf_.set_pop(so.weight_pop);
   pm_.set_claim(so.claim);
+  // The pooling unit takes the popped elements in a pooling RUN (section 16).
+  pool_.eval(so.pop, heads);
 
   // 4. The RUN's readers of the ifmap and weight SRAMs.
   feeder_.eval(*ifmap_ptrs_[run_q_.ifmap_buf & 1]);
@@ -114,7 +121,8 @@ const AcceleratorCore::Out& AcceleratorCore::eval(const In& in) {
   // 5. PE array and partial-sums manager (whole preload/result words at the array's edge).
   const bool pre_pop = array_.pre_pop();
   array_.eval(&token_, pm_.pre_word(pre_pop));
-  pm_.eval(pre_pop, array_.res_valid(), array_.res_col(), array_.res_word(), *psum_ptrs_[run_q_.psum_buf & 1]);
+  pm_.eval(pre_pop, array_.res_valid(), array_.res_col(), array_.res_word(), pool_.res_valid(), pool_.res_word(),
+           *psum_ptrs_[run_q_.psum_buf & 1]);
 
   // 6. Completions of this cycle.
   if (pm_.run_done()) {
@@ -165,6 +173,7 @@ void AcceleratorStats::count_cycle(bool run_active, SequencerCore::CycleKind kin
     case SequencerCore::CycleKind::weight_stall: ++weight_stall; break;
     case SequencerCore::CycleKind::context_stall: ++context_stall; break;
     case SequencerCore::CycleKind::pipeline: ++pipeline; break;
+    case SequencerCore::CycleKind::pool: ++pool_cycles; break;
     case SequencerCore::CycleKind::none: break;
   }
 }
@@ -180,6 +189,7 @@ void AcceleratorCore::tick() {
   wf_.tick();
   array_.tick();
   pm_.tick();
+  pool_.tick();
   for (int b = 0; b < 2; ++b) {
     ifmap_[b]->tick();
     weights_[b]->tick();

@@ -18,6 +18,7 @@
 #include "hw/dma/mem_arbiter.h"
 #include "hw/dma/psum_engine.h"
 #include "hw/feeder/feeder_core.h"
+#include "hw/pool/pool_unit_core.h"
 #include "hw/psum_manager/psum_manager_core.h"
 #include "hw/sequencer/sequencer_core.h"
 #include "hw/weight_fetcher/weight_fetcher_core.h"
@@ -31,6 +32,7 @@ struct AcceleratorStats {
   std::uint64_t dram_stall = 0;  // no RUN active while a RUN of the program is still to come
   std::uint64_t tail = 0;        // no RUN active and every RUN of the program done
   std::uint64_t mac_cycles = 0, feeder_stall = 0, weight_stall = 0, context_stall = 0, pipeline = 0;
+  std::uint64_t pool_cycles = 0;  // pooling RUNs' element steps (section 16)
   std::uint64_t mac_tokens = 0, gated_macs = 0;
   std::uint64_t feeder_select_stalls = 0;  // cycles a feed lane held the SRAM word
   std::uint64_t sram_reads[3] = {0, 0, 0}, sram_writes[3] = {0, 0, 0};  // ifmap, weights, psums
@@ -100,6 +102,7 @@ private:
   WeightFetcherCore wf_;
   ArrayCore array_;
   PsumManagerCore pm_;
+  PoolUnitCore pool_;
   std::unique_ptr<SramBank> ifmap_[2], weights_[2], psums_[2];
   SramBank* ifmap_ptrs_[2];
   SramBank* weight_ptrs_[2];

@@ -1,7 +1,7 @@
 // flycol_top: the whole accelerator (docs/microarchitecture.md, section 1), the RTL twin of
 // hw/top/accelerator_core: controller, DMA (LD and PS engines behind the memory arbiter), the EX
-// engine (sequencer, data feeder, weight fetcher, PE array, partial-sums manager) and six SRAM
-// banks, two buffers each of ifmap, weights and psums.
+// engine (sequencer, data feeder, weight fetcher, PE array, pooling unit, partial-sums manager) and
+// six SRAM banks, two buffers each of ifmap, weights and psums.
 `include "flycol_assert.svh"
 
 module flycol_top #(
@@ -136,7 +136,7 @@ module flycol_top #(
   localparam int unsigned ColBits = flycol_pkg::index_bits(Cols);
 
   logic                      seq_busy, run_done;
-  logic                      tok_valid, tok_swap, tok_window, pop, claim;
+  logic                      tok_valid, tok_swap, tok_window, pop, weight_pop, claim;
   logic                      lanes_valid, has_word;
   logic [UnclaimedBits-1:0]  unclaimed;
   logic [Rows*ElemBits-1:0]  lane_data;
@@ -144,6 +144,8 @@ module flycol_top #(
   logic                      pre_pop, res_valid;
   logic [ColBits-1:0]        res_col;
   logic [Rows*AccBits-1:0]   pre_word, res_word;
+  logic                      pool_ready, pool_valid;
+  logic [Rows*AccBits-1:0]   pool_word;
 
   logic                      fd_ifmap_req;
   logic [IfmapAddrBits-1:0]  fd_ifmap_addr;
@@ -171,14 +173,17 @@ module flycol_top #(
     .run_n_c_i      (ex_cmd.run_n_c),
     .run_n_ky_i     (ex_cmd.run_n_ky),
     .run_n_kx_i     (ex_cmd.run_n_kx),
+    .run_pool_op_i  (ex_cmd.run_pool_op),
     .lanes_ready_i  (lanes_valid),
     .weight_ready_i (has_word),
     .unclaimed_i    (unclaimed),
     .finish_i       (run_done),
+    .pool_ready_i   (pool_ready),
     .token_valid_o  (tok_valid),
     .token_swap_o   (tok_swap),
     .token_window_o (tok_window),
     .pop_o          (pop),
+    .weight_pop_o   (weight_pop),
     .claim_o        (claim),
     .busy_o         (seq_busy),
     .cycle_kind_o
@@ -209,6 +214,7 @@ module flycol_top #(
     .run_n_c_i      (ex_cmd.run_n_c),
     .run_n_ky_i     (ex_cmd.run_n_ky),
     .run_n_kx_i     (ex_cmd.run_n_kx),
+    .run_pool_op_i  (ex_cmd.run_pool_op),
     .weight_req_o   (wf_req),
     .weight_we_o    (wf_we),
     .weight_addr_o  (wf_addr),
@@ -217,8 +223,22 @@ module flycol_top #(
     .weight_rdata_i (wf_rdata),
     .has_word_o     (has_word),
     .word_o         (weight_word),
-    .pop_i          (pop),
+    .pop_i          (weight_pop),
     .busy_o         (wf_busy)
+  );
+
+  // The pooling unit takes the popped elements of a pooling RUN (section 16); its results go to
+  // the partial-sums manager instead of the array's.
+  pool_unit #(.Cfg(Cfg)) u_pool_unit (
+    .clk_i,
+    .rst_ni,
+    .start_i      (eng_start[EngEx]),
+    .run_i        (ex_cmd),
+    .pop_i        (pop),
+    .lane_data_i  (lane_data),
+    .pool_ready_o (pool_ready),
+    .res_valid_o  (pool_valid),
+    .res_word_o   (pool_word)
   );
 
   array #(.Cfg(Cfg)) u_array (
@@ -245,6 +265,10 @@ module flycol_top #(
     .run_n_kg_i    (ex_cmd.run_n_kg),
     .run_n_cy_i    (ex_cmd.run_n_cy),
     .run_n_cx_i    (ex_cmd.run_n_cx),
+    .run_n_c_i     (ex_cmd.run_n_c),
+    .run_n_ky_i    (ex_cmd.run_n_ky),
+    .run_n_kx_i    (ex_cmd.run_n_kx),
+    .run_pool_op_i (ex_cmd.run_pool_op),
     .unclaimed_o   (unclaimed),
     .claim_i       (claim),
     .pre_pop_i     (pre_pop),
@@ -252,6 +276,8 @@ module flycol_top #(
     .res_valid_i   (res_valid),
     .res_col_i     (res_col),
     .res_word_i    (res_word),
+    .pool_valid_i  (pool_valid),
+    .pool_word_i   (pool_word),
     .psum_req_o    (pm_req),
     .psum_we_o     (pm_we),
     .psum_addr_o   (pm_addr),

@@ -20,9 +20,9 @@ template <class T> T* StructuralTop::own_module(const char* block, StructuralBlo
 StructuralTop::StructuralTop(sc_core::sc_module_name name, const HwParams& p, StructuralBlockViews* views)
     : sc_core::sc_module(name), p_(p), lane_data_("lane_data", std::size_t(p.rows)),
       weight_word_("weight_word", std::size_t(p.cols)), pre_word_("pre_word", std::size_t(p.rows)),
-      res_word_("res_word", std::size_t(p.rows)), fd_rdata_("fd_rdata", std::size_t(p.bus_elems)),
-      wf_rdata_("wf_rdata", std::size_t(p.cols)), pm_rdata_("pm_rdata", std::size_t(p.rows)),
-      pm_wdata_("pm_wdata", std::size_t(p.rows)) {
+      res_word_("res_word", std::size_t(p.rows)), pool_word_("pool_word", std::size_t(p.rows)),
+      fd_rdata_("fd_rdata", std::size_t(p.bus_elems)), wf_rdata_("wf_rdata", std::size_t(p.cols)),
+      pm_rdata_("pm_rdata", std::size_t(p.rows)), pm_wdata_("pm_wdata", std::size_t(p.rows)) {
   const int width[3] = {p.bus_elems, p.cols, p.rows};
   const int depth[3] = {p.ifmap_depth, p.weight_depth, p.psum_depth};
   const char* kind[3] = {"ifmap", "weight", "psum"};
@@ -53,6 +53,7 @@ StructuralTop::StructuralTop(sc_core::sc_module_name name, const HwParams& p, St
   if (auto* m = own_module<Sequencer>("sequencer", views)) bind_sequencer(*m);
   if (auto* m = own_module<Feeder>("feeder", views)) bind_feeder(*m, [m] { return m->core().sel_stall_cycles(); });
   if (auto* m = own_module<WeightFetcher>("weight_fetcher", views)) bind_weight_fetcher(*m);
+  if (auto* m = own_module<PoolUnit>("pool_unit", views)) bind_pool_unit(*m);
   if (auto* m = own_module<Array>("array", views)) bind_array(*m, [m] { return m->gated_macs(); });
   if (auto* m = own_module<PsumManager>("psum_manager", views)) bind_psum_manager(*m);
 
@@ -248,6 +249,10 @@ void StructuralTop::trace(sc_core::sc_trace_file* tf) const {
   sc_trace(tf, tok_swap_, "token_swap");
   sc_trace(tf, tok_window_, "token_window");
   sc_trace(tf, claim_, "claim");
+  sc_trace(tf, pop_, "pop");
+  sc_trace(tf, weight_pop_, "weight_pop");
+  sc_trace(tf, pool_ready_, "pool_ready");
+  sc_trace(tf, pool_valid_, "pool_valid");
   sc_trace(tf, cycle_kind_, "cycle_kind");
   sc_trace(tf, lanes_valid_, "lanes_valid");
   sc_trace(tf, has_word_, "weight_valid");

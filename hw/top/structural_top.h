@@ -19,6 +19,7 @@
 #include "hw/controller/controller.h"
 #include "hw/dma/dma.h"
 #include "hw/feeder/feeder.h"
+#include "hw/pool/pool_unit.h"
 #include "hw/psum_manager/psum_manager.h"
 #include "hw/sequencer/sequencer.h"
 #include "hw/top/accelerator_core.h"
@@ -32,8 +33,8 @@ struct StructuralTop;  // SC_MODULE declares a struct (clang -Wmismatched-tags)
 
 // The blocks of the structural top, in flycol_top.sv's order.
 inline const std::vector<std::string>& structural_block_names() {
-  static const std::vector<std::string> names = {"controller", "dma",   "sequencer",   "feeder",
-                                                 "weight_fetcher", "array", "psum_manager"};
+  static const std::vector<std::string> names = {"controller",     "dma",       "sequencer", "feeder",
+                                                 "weight_fetcher", "pool_unit", "array",     "psum_manager"};
   return names;
 }
 
@@ -76,6 +77,7 @@ SC_MODULE(StructuralTop) {
   template <class M> void bind_sequencer(M& m);
   template <class M> void bind_feeder(M& m, std::function<std::uint64_t()> sel_stalls);
   template <class M> void bind_weight_fetcher(M& m);
+  template <class M> void bind_pool_unit(M& m);
   template <class M> void bind_array(M& m, std::function<std::uint64_t()> gated_macs);
   template <class M> void bind_psum_manager(M& m);
 
@@ -137,10 +139,14 @@ private:
   RunFieldSignals run_;
   sc_core::sc_signal<FeederRun> feeder_run_{"feeder_run"};
   Sig tok_valid_{"tok_valid"}, tok_swap_{"tok_swap"}, tok_window_{"tok_window"}, pop_{"pop"}, claim_{"claim"};
+  Sig weight_pop_{"weight_pop"};  // the sequencer's pop of the weight FIFO (MAC steps only)
   sc_core::sc_signal<int> cycle_kind_{"cycle_kind"}, unclaimed_{"unclaimed"}, res_col_{"res_col"};
   Sig lanes_valid_{"lanes_valid"}, has_word_{"has_word"}, pre_pop_{"pre_pop"}, res_valid_{"res_valid"};
   SigVec<elem_t> lane_data_, weight_word_;
   SigVec<acc_t> pre_word_, res_word_;
+  // The pooling unit (section 16): its readiness for the issue stage and its result port.
+  Sig pool_ready_{"pool_ready"}, pool_valid_{"pool_valid"};
+  SigVec<acc_t> pool_word_;
   Sig fd_req_{"fd_req"}, fd_busy_{"fd_busy"}, wf_req_{"wf_req"}, wf_busy_{"wf_busy"};
   sc_core::sc_signal<std::uint32_t> fd_addr_{"fd_addr"}, wf_addr_{"wf_addr"};
   SigVec<word_elem_t> fd_rdata_, wf_rdata_, pm_rdata_;
@@ -234,6 +240,8 @@ template <class M> void StructuralTop::bind_sequencer(M& m) {
   m.token_swap_o(tok_swap_);
   m.token_window_o(tok_window_);
   m.pop_o(pop_);
+  m.weight_pop_o(weight_pop_);
+  m.pool_ready_i(pool_ready_);
   m.claim_o(claim_);
   m.busy_o(eng_busy_[1]);
   m.cycle_kind_o(cycle_kind_);
@@ -255,7 +263,7 @@ template <class M> void StructuralTop::bind_feeder(M& m, std::function<std::uint
 
 template <class M> void StructuralTop::bind_weight_fetcher(M& m) {
   bind_run_start(m);
-  m.pop_i(pop_);
+  m.pop_i(weight_pop_);
   m.valid_o(has_word_);
   bind_vec(m.word_o, weight_word_);
   m.busy_o(wf_busy_);
@@ -288,6 +296,8 @@ template <class M> void StructuralTop::bind_psum_manager(M& m) {
   m.res_valid_i(res_valid_);
   m.res_col_i(res_col_);
   bind_vec(m.res_word_i, res_word_);
+  m.pool_valid_i(pool_valid_);
+  bind_vec(m.pool_word_i, pool_word_);
   m.busy_o(pm_busy_);
   m.run_done_o(eng_done_[1]);
   m.psum_req_o(pm_req_);
@@ -296,6 +306,19 @@ template <class M> void StructuralTop::bind_psum_manager(M& m) {
   bind_vec(m.psum_wdata_o, pm_wdata_);
   m.psum_wmask_o(pm_wmask_);
   bind_vec(m.psum_rdata_i, pm_rdata_);
+}
+
+// The pooling unit: started with every RUN (it stays inactive in a convolution RUN), it takes the
+// feed lanes' heads when the sequencer pops them and delivers its results to the psum manager.
+template <class M> void StructuralTop::bind_pool_unit(M& m) {
+  bind_clock(m);
+  m.start_i(eng_start_[1]);
+  m.run_i(feeder_run_);
+  m.pop_i(pop_);
+  bind_vec(m.lane_data_i, lane_data_);
+  m.pool_ready_o(pool_ready_);
+  m.res_valid_o(pool_valid_);
+  bind_vec(m.res_word_o, pool_word_);
 }
 
 }  // namespace flycol::hw

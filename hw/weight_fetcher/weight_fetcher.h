@@ -17,9 +17,9 @@
 namespace flycol::hw {
 
 // RunIn: the RUN start (start_i) and the RUN fields used by the fetcher: run_n_kg_i, run_n_cy_i,
-// run_n_cx_i, run_n_c_i, run_n_ky_i, run_n_kx_i.
+// run_n_cx_i, run_n_c_i, run_n_ky_i, run_n_kx_i, run_pool_op_i (a pooling RUN reads nothing).
 // ScCoreModule: the clock and reset ports clk_i and rst_ni, core() and the comb()/seq() frame.
-struct WeightFetcher : ScCoreModule<WeightFetcherCore>, RunIn<kRunOuter | kRunInner> {
+struct WeightFetcher : ScCoreModule<WeightFetcherCore>, RunIn<kRunOuter | kRunInner | kRunPool> {
   sc_core::sc_in<bool> pop_i{"pop_i"};                    // issue stage takes the head word
   sc_core::sc_out<bool> valid_o{"valid_o"};               // weight FIFO not empty (Moore)
   sc_core::sc_vector<sc_core::sc_out<elem_t>> word_o{"word_o"};  // head word, COLS weights (Moore)

@@ -1,6 +1,7 @@
 // Weight fetcher (docs/microarchitecture.md, section 9.3): reads a RUN's weight words from the
 // weight SRAM in MAC-step order into the weight FIFO, one read per cycle while the FIFO and the
-// read in flight leave room. The RTL twin of WeightFetcherCore (hw/weight_fetcher/), register for register.
+// read in flight leave room. A pooling RUN (section 16) reads nothing: the fetcher stays idle.
+// The RTL twin of WeightFetcherCore (hw/weight_fetcher/), register for register.
 `include "flycol_assert.svh"
 
 module weight_fetcher #(
@@ -8,31 +9,33 @@ module weight_fetcher #(
   // Derived widths (not overridable); RUN field widths from command_t (see controller.sv).
   localparam flycol_pkg::command_t CmdShape = '0,
   localparam int unsigned CountBits = $bits(CmdShape.run_n_kg),
+  localparam int unsigned PoolOpBits = $bits(CmdShape.run_pool_op),
   localparam int unsigned Cols = Cfg.cols,
   localparam int unsigned ElemBits = Cfg.elem_bits,
   localparam int unsigned WordBits = Cols * ElemBits,
   // Same address width as hw/common/sram_bank.sv.
   localparam int unsigned AddrBits = flycol_pkg::index_bits(Cfg.weight_depth)
 ) (
-  input  logic                 clk_i,           // clock, rising edge
-  input  logic                 rst_ni,          // asynchronous reset, active low
-  input  logic                 start_i,         // a RUN starts this cycle; only while !busy_o && !has_word_o
-  input  logic [CountBits-1:0] run_n_kg_i,      // RUN field, read with start_i
-  input  logic [CountBits-1:0] run_n_cy_i,      // RUN field, read with start_i
-  input  logic [CountBits-1:0] run_n_cx_i,      // RUN field, read with start_i
-  input  logic [CountBits-1:0] run_n_c_i,       // RUN field, read with start_i
-  input  logic [CountBits-1:0] run_n_ky_i,      // RUN field, read with start_i
-  input  logic [CountBits-1:0] run_n_kx_i,      // RUN field, read with start_i
-  output logic                 weight_req_o,    // weight SRAM (the RUN's buffer): access this cycle
-  output logic                 weight_we_o,     // weight SRAM: write (never: this block only reads)
-  output logic [AddrBits-1:0]  weight_addr_o,   // weight SRAM: word address
-  output logic [WordBits-1:0]  weight_wdata_o,  // weight SRAM: write word (unused, zero)
-  output logic [Cols-1:0]      weight_wmask_o,  // weight SRAM: write mask (unused, zero)
-  input  logic [WordBits-1:0]  weight_rdata_i,  // weight SRAM: word of the last read (column c at c*ElemBits)
-  output logic                 has_word_o,      // the weight FIFO is not empty (Moore)
-  output logic [WordBits-1:0]  word_o,          // FIFO head (column c at c*ElemBits); zero when empty (Moore)
-  input  logic                 pop_i,           // the issue stage takes the head this cycle
-  output logic                 busy_o           // reads left or a read in flight (Moore; FIFO words do not count)
+  input  logic                  clk_i,           // clock, rising edge
+  input  logic                  rst_ni,          // asynchronous reset, active low
+  input  logic                  start_i,         // a RUN starts this cycle; only while !busy_o && !has_word_o
+  input  logic [CountBits-1:0]  run_n_kg_i,      // RUN field, read with start_i
+  input  logic [CountBits-1:0]  run_n_cy_i,      // RUN field, read with start_i
+  input  logic [CountBits-1:0]  run_n_cx_i,      // RUN field, read with start_i
+  input  logic [CountBits-1:0]  run_n_c_i,       // RUN field, read with start_i
+  input  logic [CountBits-1:0]  run_n_ky_i,      // RUN field, read with start_i
+  input  logic [CountBits-1:0]  run_n_kx_i,      // RUN field, read with start_i
+  input  logic [PoolOpBits-1:0] run_pool_op_i,   // RUN field, read with start_i (nonzero: pooling, read nothing)
+  output logic                  weight_req_o,    // weight SRAM (the RUN's buffer): access this cycle
+  output logic                  weight_we_o,     // weight SRAM: write (never: this block only reads)
+  output logic [AddrBits-1:0]   weight_addr_o,   // weight SRAM: word address
+  output logic [WordBits-1:0]   weight_wdata_o,  // weight SRAM: write word (unused, zero)
+  output logic [Cols-1:0]       weight_wmask_o,  // weight SRAM: write mask (unused, zero)
+  input  logic [WordBits-1:0]   weight_rdata_i,  // weight SRAM: word of the last read (column c at c*ElemBits)
+  output logic                  has_word_o,      // the weight FIFO is not empty (Moore)
+  output logic [WordBits-1:0]   word_o,          // FIFO head (column c at c*ElemBits); zero when empty (Moore)
+  input  logic                  pop_i,           // the issue stage takes the head this cycle
+  output logic                  busy_o           // reads left or a read in flight (Moore; FIFO words do not count)
 );
 
   localparam int unsigned Depth = Cfg.weight_depth;
@@ -135,7 +138,7 @@ module weight_fetcher #(
       cy_d = '0;
       g_d = '0;
       base_d = '0;
-      reads_left_d = 1'b1;
+      reads_left_d = run_pool_op_i == '0;  // a pooling RUN reads no weights
     end
   end
 
@@ -190,7 +193,7 @@ module weight_fetcher #(
     if (rst_ni && start_i && (busy_o || has_word_o))
       $error("weight_fetcher: RUN started while the previous one is still fetching");
     if (rst_ni && start_i && (len_start == '0 || n_ctx_start == '0)) $error("weight_fetcher: RUN without steps");
-    if (rst_ni && start_i && 64'(run_n_kg_i) * 64'(len_start) > 64'(Depth))
+    if (rst_ni && start_i && run_pool_op_i == '0 && 64'(run_n_kg_i) * 64'(len_start) > 64'(Depth))
       $error("weight_fetcher: RUN does not fit the weight buffer");
     if (rst_ni && read && addr_full >= CtrBits'(Depth))
       $error("weight_fetcher: weight SRAM address %0d out of range", addr_full);
@@ -208,5 +211,6 @@ module weight_fetcher #(
   `FLYCOL_COVER(FifoFull_C, 32'(f_count) == Wfd, clk_i, rst_ni)
   `FLYCOL_COVER(WordWaits_C, has_word_o && !pop_i, clk_i, rst_ni)
   `FLYCOL_COVER(Start_C, start_i, clk_i, rst_ni)
+  `FLYCOL_COVER(PoolStart_C, start_i && run_pool_op_i != '0, clk_i, rst_ni)
 
 endmodule

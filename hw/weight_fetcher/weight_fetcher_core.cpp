@@ -31,7 +31,7 @@ void WeightFetcherCore::reset() {
 void WeightFetcherCore::start(const RunDesc& run) {
   if (busy() || has_word()) protocol_error(kBlock, "RUN started while the previous one is still fetching");
   if (run.steps_per_context() == 0 || run.contexts() == 0) protocol_error(kBlock, "RUN without steps");
-  if (std::uint64_t(run.n_kg) * run.steps_per_context() > std::uint64_t(depth_))
+  if (!run.pooling() && std::uint64_t(run.n_kg) * run.steps_per_context() > std::uint64_t(depth_))
     protocol_error(kBlock, "RUN does not fit the weight buffer");
   start_req_ = true;
   start_run_ = run;
@@ -91,7 +91,7 @@ void WeightFetcherCore::tick() {
     n_cy_q_ = start_run_.n_cy;
     n_kg_q_ = start_run_.n_kg;
     step_q_ = cx_q_ = cy_q_ = g_q_ = base_q_ = 0;
-    reads_left_q_ = true;
+    reads_left_q_ = !start_run_.pooling();  // a pooling RUN reads no weights (section 16)
     start_req_ = false;
   }
 }

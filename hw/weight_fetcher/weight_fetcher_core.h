@@ -19,7 +19,7 @@ public:
 
   // Input of cycle t (may come before or after eval()); the RUN's registers load at the edge, so
   // the first read is in cycle t+1. Starting while busy() or with words left in the FIFO is a
-  // protocol error.
+  // protocol error. A pooling RUN (run.pool_op != 0) reads nothing.
   void start(const RunDesc& run);
 
   // Moore outputs.

@@ -252,6 +252,7 @@ Result Model::run(const Program& prog, const Options& opt) {
         ++finished;
         st.run_cycles += rt.cycles;
         st.mac_cycles += rt.mac;
+        st.pool_cycles += rt.pool;
         st.feeder_stall += rt.feeder_stall;
         st.weight_stall += rt.weight_stall;
         st.context_stall += rt.context_stall;

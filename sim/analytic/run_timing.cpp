@@ -77,7 +77,8 @@ RunTimer::RunTimer(const hw::HwParams& p) : p_(p) {}
 const RunTiming& RunTimer::timing(const hw::RunDesc& r) {
   const Key k{r.preload, r.n_kg,    r.n_cy,    r.n_cx,   r.n_c,       r.n_ky,  r.n_kx,  r.step_cx,
               r.step_cy, r.step_c,  r.step_ky, r.region, r.lane_stride, r.pattern,
-              r.n_kxc,   r.step_kxc, r.region_kxc, r.pattern_kxc, r.pack_w, r.pack_r, r.pack_jump};
+              r.n_kxc,   r.step_kxc, r.region_kxc, r.pattern_kxc, r.pack_w, r.pack_r, r.pack_jump,
+              r.pool_op, r.pool_sy, r.pool_y0, r.pool_x0, r.pool_y1, r.pool_x1};
   auto it = cache_.find(k);
   if (it == cache_.end()) it = cache_.emplace(k, compute(r)).first;
   return it->second;
@@ -161,9 +162,17 @@ RunTiming RunTimer::compute(const hw::RunDesc& r) const {
     ++n_windows;
     return t;
   };
-  const std::int64_t fill0 = open_window(1);
-  const std::int64_t fill1 = open_window(fill0 + window_gap);
-  const std::int64_t swap0 = open_window(fill1 + window_gap);
+  // A pooling RUN (section 16) has no FILL / SWAP0: its first element step may issue in the RUN's
+  // first cycle. The last element of an average window waits until the divider is D cycles past the
+  // previous window's last element (the pooling unit's ready rule).
+  const bool pool = r.pooling();
+  const bool avg = r.pool_op == unsigned(hw::PoolOp::Average);
+  const std::int64_t divider = p_.arithmetic == Arithmetic::fp16 ? 41 : 32;
+  const std::uint64_t Lw = r.window_len();
+  std::int64_t last_window_end = -divider;  // issue cycle of the previous window's last element
+  const std::int64_t fill0 = pool ? 0 : open_window(1);
+  const std::int64_t fill1 = pool ? 0 : open_window(fill0 + window_gap);
+  const std::int64_t swap0 = pool ? 0 : open_window(fill1 + window_gap);
 
   // Region rows of the last (or only) chunk of a kernel row, and of the other chunks, per context
   // column ox (pixel packing: the lanes' offsets depend on it; one set without), made when needed.
@@ -182,6 +191,16 @@ RunTiming RunTimer::compute(const hw::RunDesc& r) const {
     for (; e < e_end; ++e) {
       std::int64_t t = std::max(last_issue + 1, avail);
       feeder_stall += std::uint64_t(t - (last_issue + 1));
+      if (pool) {
+        if (avg && (e + 1) % Lw == 0) {  // a window's last element: the divider must be free
+          const std::int64_t w = std::max(t, last_window_end + divider);
+          context_stall += std::uint64_t(w - t);
+          t = w;
+          last_window_end = t;
+        }
+        last_issue = t;
+        continue;
+      }
       if ((e + 1) % L == 0) {  // the context's last step is a window token
         const std::int64_t w = open_window(std::max(t, window + window_gap));
         context_stall += std::uint64_t(w - t);
@@ -266,9 +285,19 @@ RunTiming RunTimer::compute(const hw::RunDesc& r) const {
         }
       }
 
-  out.mac = E;
   out.feeder_stall = feeder_stall;
   out.context_stall = context_stall;
+  if (pool) {
+    // The last window's result: one cycle after its last element (average: the divider's D more),
+    // written by the partial-sums manager in the next cycle, which completes the RUN.
+    const std::int64_t done = last_issue + (avg ? divider : 0) + 2;
+    out.pool = E;
+    out.cycles = std::uint64_t(done);
+    out.pipeline = std::uint64_t(done - last_issue);
+    out.psum_writes = std::uint64_t(r.n_c) * r.n_cy * r.n_cx;
+    return out;
+  }
+  out.mac = E;
   // Results of the last window leave the array's east edge 2*COLS cycles after the token, plus
   // ROWS-1 de-skew, and are written one cycle later: done at the last token + ROWS + 2*COLS.
   const std::int64_t done = window + std::int64_t(p_.rows) + 2 * std::int64_t(p_.cols);

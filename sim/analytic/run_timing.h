@@ -18,6 +18,7 @@ namespace flycol::analytic {
 struct RunTiming {
   std::uint64_t cycles = 0;  // from the start cycle s to the completing cycle (done at s + cycles)
   std::uint64_t mac = 0, feeder_stall = 0, weight_stall = 0, context_stall = 0, pipeline = 0;
+  std::uint64_t pool = 0;  // a pooling RUN's element steps (section 16); its mac is 0
   std::uint64_t ifmap_reads = 0;   // feeder SRAM reads
   std::uint64_t weight_reads = 0;  // weight fetcher SRAM reads
   std::uint64_t psum_reads = 0, psum_writes = 0;  // preload reads, result writes
@@ -60,6 +61,7 @@ private:
   using Key = std::tuple<bool, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t,
                          std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t,
                          std::uint32_t, std::uint64_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint64_t,
+                         std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t,
                          std::uint32_t, std::uint32_t, std::uint32_t>;
   std::map<Key, RunTiming> cache_;
 };

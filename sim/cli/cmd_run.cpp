@@ -308,9 +308,10 @@ int run_tensor_command(const RunArgs& a, RunRequest req) {
 
 // ---- Pooling (--op) ----------------------------------------------------------------------------
 
-// `flycol run --op maxpool|avgpool|globalmaxpool|globalavgpool`: the golden pooling on seeded
-// operands or an --ifmap tensor, with --ofmap, --expect (within the bound of one rounding of the
-// inputs and one of the result) and --report.
+// `flycol run --op maxpool|avgpool|globalmaxpool|globalavgpool`: the pooling on seeded operands or
+// an --ifmap tensor, on any --model (the chip models checked bit for bit against the golden
+// pooling), with --ofmap, --expect (within the bound of one rounding of the inputs and one of the
+// result) and --report.
 int run_pool_command(const RunArgs& a) {
   if (!is_pool_op(a.op))
     throw InputError("--op", "", fmt::format("= {}: must be conv or one of {}", a.op, join(pool_op_names())));
@@ -445,7 +446,7 @@ int run_pool_command(const RunArgs& a) {
   } else if (ofmap) {
     fmt::print("  ofmap        {} not written: a check failed\n", a.ofmap);
   }
-  return expect_ok ? 0 : kExitCheckFailed;
+  return expect_ok && out.passed ? 0 : kExitCheckFailed;
 }
 
 int run_layer_command(const RunArgs& a) {
@@ -478,10 +479,10 @@ int run_layer_command(const RunArgs& a) {
 
 Subcommand add_run(CLI::App& app) {
   auto a = std::make_shared<RunArgs>();
-  CLI::App* run = app.add_subcommand("run", "simulate one convolution layer and check it against the golden model (with --op: a pooling layer on the golden model)");
+  CLI::App* run = app.add_subcommand("run", "simulate one convolution layer and check it against the golden model (with --op: a pooling layer on the pooling unit)");
   run->add_option("--model", a->req.model, "model to run: " + model_names("|"))->capture_default_str();
   run->add_option("--op", a->op,
-                  "conv (the default), or a pooling layer on the golden model: maxpool|avgpool|globalmaxpool|globalavgpool "
+                  "conv (the default), or a pooling layer (on every model: the pooling unit, or golden): maxpool|avgpool|globalmaxpool|globalavgpool "
                   "(--layer then takes N, C, H, W, k, s, d, p, ceil and, for avgpool, include_pad; docs/tensors.md)")
       ->capture_default_str();
   run->add_option("--layer", a->layer,

@@ -34,6 +34,23 @@ std::string command_field_violation(const hw::Command& c, const hw::HwParams& hw
     check("pack_w", r.pack_w, kCountMax);
     check("pack_r", r.pack_r, kCountMax);
     check("pack_jump", r.pack_jump, kStepMax);
+    check("pool_op", r.pool_op, std::uint64_t(hw::kMaxPoolOp));
+    check("pool_sy", r.pool_sy, kPoolStrideMax);
+    check("pool_y0", r.pool_y0, kPoolStartMax);
+    check("pool_x0", r.pool_x0, kPoolStartMax);
+    check("pool_y1", r.pool_y1, kCountMax);
+    check("pool_x1", r.pool_x1, kCountMax);
+    // A pooling RUN (section 16): no preload, one group; average: no packing, sides up to 256.
+    if (out.empty() && r.pooling() && (r.preload || r.n_kg != 1))
+      out = fmt::format("a pooling RUN has preload = {}, n_kg = {} (must be 0 and 1)", int(r.preload), r.n_kg);
+    if (out.empty() && r.pool_op == unsigned(hw::PoolOp::Average) && r.pack_w != 0)
+      out = fmt::format("an average pooling RUN has pack_w = {} (must be 0: no packing)", r.pack_w);
+    if (out.empty() && r.pool_op == unsigned(hw::PoolOp::Average) &&
+        (r.n_ky > kMaxAvgPoolSide || r.n_kx > kMaxAvgPoolSide))
+      out = fmt::format("an average pooling RUN has n_ky = {}, n_kx = {} (at most {} each)", r.n_ky, r.n_kx,
+                        kMaxAvgPoolSide);
+    if (out.empty() && r.pool_op == unsigned(hw::PoolOp::Average) && r.pool_sy == 0)
+      out = "an average pooling RUN has pool_sy = 0 (at least 1)";
     if (out.empty() && hw.pattern_bits < 64 && (r.pattern >> hw.pattern_bits) != 0)
       out = fmt::format("pattern = {:#x} (only {} bits)", r.pattern, hw.pattern_bits);
     if (out.empty() && hw.pattern_bits < 64 && (r.pattern_kxc >> hw.pattern_bits) != 0)

@@ -17,6 +17,10 @@ inline constexpr std::uint64_t kStepMax = max_of_bits(hw::field_bits::kStep);
 inline constexpr std::uint64_t kLaneStrideMax = max_of_bits(hw::field_bits::kLaneStride);
 inline constexpr std::uint64_t kByteStrideMax = max_of_bits(hw::field_bits::kByteStride);
 inline constexpr std::uint64_t kDramAddrMax = max_of_bits(hw::field_bits::kDramAddr);
+inline constexpr std::uint64_t kPoolStrideMax = max_of_bits(hw::field_bits::kPoolStride);
+inline constexpr std::uint64_t kPoolStartMax = max_of_bits(hw::field_bits::kPoolStart);
+// Average pooling on chip: window rows and columns (the divisor's factors, section 16).
+inline constexpr std::uint32_t kMaxAvgPoolSide = 256;
 
 // The first field of `c` that does not fit its width (or names a buffer or pattern bit the
 // configuration does not have, or is a DMA address or stride that is not a whole number of

@@ -92,6 +92,9 @@ struct Program {
   std::vector<hw::Command> commands;
   std::vector<std::string> notes;  // per command: the tile it works on, for listings and errors
   int runs = 0;                    // RUN commands in `commands`
+  // None: a convolution. Otherwise a pooling program (sim/compiler/pool_compiler.h): `layer` is the
+  // geometry its tiles follow (K = C), there are no weights.
+  hw::PoolOp pool = hw::PoolOp::None;
 
   // One line per command: stream index, engine and ordinal (what wait thresholds count), the
   // command, and the tile it belongs to.

@@ -84,6 +84,12 @@ void DramModel::add_region(const std::string& name, std::uint64_t base, std::uin
   regions_.push_back(r);
 }
 
+bool DramModel::has_region(const std::string& name) const {
+  for (const DramRegionStats& r : regions_)
+    if (r.name == name) return true;
+  return false;
+}
+
 const DramRegionStats& DramModel::region(const std::string& name) const {
   for (const DramRegionStats& r : regions_)
     if (r.name == name) return r;

@@ -74,6 +74,7 @@ public:
   const DramStats& stats() const { return stats_; }
   const std::vector<DramRegionStats>& regions() const { return regions_; }
   const DramRegionStats& region(const std::string& name) const;  // throws std::out_of_range
+  bool has_region(const std::string& name) const;
   int reads_outstanding() const { return pending_count_; }
   std::uint64_t cycle() const { return now_; }
   // The bandwidth as the model uses it (Q16 bytes per cycle).

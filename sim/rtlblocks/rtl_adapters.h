@@ -255,17 +255,20 @@ private:
 
 // ---- sequencer ----------------------------------------------------------------------------------
 template <class V>
-class SequencerRtl : public RtlAdapter, public hw::RunIn<hw::kRunPreload | hw::kRunOuter | hw::kRunInner> {
+class SequencerRtl : public RtlAdapter,
+                     public hw::RunIn<hw::kRunPreload | hw::kRunOuter | hw::kRunInner | hw::kRunPool> {
 public:
   sc_core::sc_in<bool> lanes_ready_i{"lanes_ready_i"}, weight_ready_i{"weight_ready_i"};
   sc_core::sc_in<int> unclaimed_i{"unclaimed_i"};
   sc_core::sc_in<bool> finish_i{"finish_i"};
+  sc_core::sc_in<bool> pool_ready_i{"pool_ready_i"};
   sc_core::sc_out<bool> token_valid_o{"token_valid_o"}, token_swap_o{"token_swap_o"},
-      token_window_o{"token_window_o"}, pop_o{"pop_o"}, claim_o{"claim_o"}, busy_o{"busy_o"};
+      token_window_o{"token_window_o"}, pop_o{"pop_o"}, weight_pop_o{"weight_pop_o"}, claim_o{"claim_o"},
+      busy_o{"busy_o"};
   sc_core::sc_out<int> cycle_kind_o{"cycle_kind_o"};
 
   SequencerRtl(sc_core::sc_module_name n, const hw::HwParams& p) : RtlAdapter(n, p), m_(name()) {
-    processes(m_, static_cast<RunIn&>(*this), lanes_ready_i, weight_ready_i, unclaimed_i, finish_i);
+    processes(m_, static_cast<RunIn&>(*this), lanes_ready_i, weight_ready_i, unclaimed_i, finish_i, pool_ready_i);
   }
 
 private:
@@ -275,12 +278,14 @@ private:
     m_->weight_ready_i = weight_ready_i.read();
     m_->unclaimed_i = unsigned(unclaimed_i.read());
     m_->finish_i = finish_i.read();
+    m_->pool_ready_i = pool_ready_i.read();
   }
   void publish() override {
     token_valid_o.write(m_->token_valid_o);
     token_swap_o.write(m_->token_swap_o);
     token_window_o.write(m_->token_window_o);
     pop_o.write(m_->pop_o);
+    weight_pop_o.write(m_->weight_pop_o);
     claim_o.write(m_->claim_o);
     busy_o.write(m_->busy_o);
     cycle_kind_o.write(int(m_->cycle_kind_o));
@@ -340,7 +345,7 @@ private:
 
 // ---- weight fetcher -----------------------------------------------------------------------------
 template <class V>
-class WeightFetcherRtl : public RtlAdapter, public hw::RunIn<hw::kRunOuter | hw::kRunInner> {
+class WeightFetcherRtl : public RtlAdapter, public hw::RunIn<hw::kRunOuter | hw::kRunInner | hw::kRunPool> {
 public:
   sc_core::sc_in<bool> pop_i{"pop_i"};
   sc_core::sc_out<bool> valid_o{"valid_o"};
@@ -420,7 +425,8 @@ private:
 
 // ---- partial-sums manager -----------------------------------------------------------------------
 template <class V>
-class PsumManagerRtl : public RtlAdapter, public hw::RunIn<hw::kRunPreload | hw::kRunOuter> {
+class PsumManagerRtl : public RtlAdapter,
+                       public hw::RunIn<hw::kRunPreload | hw::kRunOuter | hw::kRunInner | hw::kRunPool> {
 public:
   sc_core::sc_out<int> unclaimed_o{"unclaimed_o"};
   sc_core::sc_in<bool> claim_i{"claim_i"}, pre_pop_i{"pre_pop_i"};
@@ -428,6 +434,8 @@ public:
   sc_core::sc_in<bool> res_valid_i{"res_valid_i"};
   sc_core::sc_in<int> res_col_i{"res_col_i"};
   sc_core::sc_vector<sc_core::sc_in<hw::acc_t>> res_word_i{"res_word_i"};
+  sc_core::sc_in<bool> pool_valid_i{"pool_valid_i"};
+  sc_core::sc_vector<sc_core::sc_in<hw::acc_t>> pool_word_i{"pool_word_i"};
   sc_core::sc_out<bool> busy_o{"busy_o"}, run_done_o{"run_done_o"};
   sc_core::sc_out<bool> psum_req_o{"psum_req_o"}, psum_we_o{"psum_we_o"};
   sc_core::sc_out<std::uint32_t> psum_addr_o{"psum_addr_o"};
@@ -438,10 +446,11 @@ public:
   PsumManagerRtl(sc_core::sc_module_name n, const hw::HwParams& p) : RtlAdapter(n, p), m_(name()) {
     pre_word_o.init(std::size_t(p.rows));
     res_word_i.init(std::size_t(p.rows));
+    pool_word_i.init(std::size_t(p.rows));
     psum_wdata_o.init(std::size_t(p.rows));
     psum_rdata_i.init(std::size_t(p.rows));
-    processes(m_, static_cast<RunIn&>(*this), claim_i, pre_pop_i, res_valid_i, res_col_i, res_word_i,
-              psum_rdata_i);
+    processes(m_, static_cast<RunIn&>(*this), claim_i, pre_pop_i, res_valid_i, res_col_i, res_word_i, pool_valid_i,
+              pool_word_i, psum_rdata_i);
   }
 
 private:
@@ -452,6 +461,8 @@ private:
     m_->res_valid_i = res_valid_i.read();
     m_->res_col_i = unsigned(res_col_i.read());
     put_vec(m_->res_word_i, res_word_i, p_.acc_bits);
+    m_->pool_valid_i = pool_valid_i.read();
+    put_vec(m_->pool_word_i, pool_word_i, p_.acc_bits);
     put_vec(m_->psum_rdata_i, psum_rdata_i, p_.acc_bits);
   }
   void publish() override {
@@ -464,6 +475,42 @@ private:
     psum_addr_o.write(m_->psum_addr_o);
     get_vec(m_->psum_wdata_o, psum_wdata_o, p_.acc_bits);
     psum_wmask_o.write(m_->psum_wmask_o);
+  }
+  RtlModel<V> m_;
+};
+
+// ---- pooling unit -------------------------------------------------------------------------------
+// run_i is the RUN's command_t, as the feeder's; every output is a register.
+template <class V>
+class PoolUnitRtl : public RtlAdapter {
+public:
+  sc_core::sc_in<bool> start_i{"start_i"};
+  sc_core::sc_in<hw::FeederRun> run_i{"run_i"};
+  sc_core::sc_in<bool> pop_i{"pop_i"};
+  sc_core::sc_vector<sc_core::sc_in<hw::elem_t>> lane_data_i{"lane_data_i"};
+  sc_core::sc_out<bool> pool_ready_o{"pool_ready_o"}, res_valid_o{"res_valid_o"};
+  sc_core::sc_vector<sc_core::sc_out<hw::acc_t>> res_word_o{"res_word_o"};
+
+  PoolUnitRtl(sc_core::sc_module_name n, const hw::HwParams& p) : RtlAdapter(n, p), m_(name()) {
+    lane_data_i.init(std::size_t(p.rows));
+    res_word_o.init(std::size_t(p.rows));
+    processes(m_, start_i, run_i, pop_i, lane_data_i);
+  }
+
+private:
+  void apply() override {
+    m_->start_i = start_i.read();
+    hw::Command c;
+    c.op = hw::Opcode::Run;
+    c.run = run_i.read().run;
+    put_command(m_->run_i, 0, c);
+    m_->pop_i = pop_i.read();
+    put_vec(m_->lane_data_i, lane_data_i, p_.elem_bits);
+  }
+  void publish() override {
+    pool_ready_o.write(m_->pool_ready_o);
+    res_valid_o.write(m_->res_valid_o);
+    get_vec(m_->res_word_o, res_word_o, p_.acc_bits);
   }
   RtlModel<V> m_;
 };

@@ -82,6 +82,12 @@ const std::vector<FieldLayout>& command_fields() {
       {"run_pack_w", fb::kCount, "RUN: packed output-row width (0: no packing)"},
       {"run_pack_r", fb::kCount, "RUN: rows mod pack_w"},
       {"run_pack_jump", fb::kStep, "RUN: lane offset added per row wrap"},
+      {"run_pool_op", fb::kPoolOp, "RUN: 0 convolution, 1 max pooling, 2 average pooling"},
+      {"run_pool_sy", fb::kPoolStride, "RUN: average pooling: vertical window stride"},
+      {"run_pool_y0", fb::kPoolStart, "RUN: average pooling: first tile row the divisor counts"},
+      {"run_pool_x0", fb::kPoolStart, "RUN: average pooling: first tile column the divisor counts"},
+      {"run_pool_y1", fb::kCount, "RUN: average pooling: end of the counted tile rows"},
+      {"run_pool_x1", fb::kCount, "RUN: average pooling: end of the counted tile columns"},
   };
   return f;
 }
@@ -94,7 +100,8 @@ std::vector<std::uint64_t> command_values(const hw::Command& c) {
           d.pad_left, d.pad_right, d.pad_top, d.pad_bottom, d.tail, d.elem_step, d.pad_value,
           r.ifmap_buf, r.weight_buf, r.psum_buf, std::uint64_t(r.preload), r.n_kg, r.n_cy, r.n_cx, r.n_c, r.n_ky,
           r.n_kx, r.step_cx, r.step_cy, r.step_c, r.step_ky, r.region, r.lane_stride, r.pattern,
-          r.n_kxc, r.step_kxc, r.region_kxc, r.pattern_kxc, r.pack_w, r.pack_r, r.pack_jump};
+          r.n_kxc, r.step_kxc, r.region_kxc, r.pattern_kxc, r.pack_w, r.pack_r, r.pack_jump,
+          r.pool_op, r.pool_sy, r.pool_y0, r.pool_x0, r.pool_y1, r.pool_x1};
 }
 
 namespace {

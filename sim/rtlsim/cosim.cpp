@@ -84,10 +84,9 @@ bool first_difference(const TopPins& a, const TopPins& b, std::string& pin, std:
 constexpr int kResetCycles = 3;
 
 // Runs the program; `trace_rtl` only changes whether the RTL writes a VCD.
-CosimResult run(const Program& prog, const ConvOperands& ops, const DramTiming& timing, const CosimOptions& opt,
+CosimResult run(const Program& prog, const std::vector<std::uint8_t>& image, const DramTiming& timing, const CosimOptions& opt,
                 const std::string& trace_path, std::uint64_t stop_after_divergence) {
   CosimResult res;
-  const std::vector<std::uint8_t> image = build_dram_image(prog, ops);
   const auto& cmds = prog.commands;
 
   std::unique_ptr<hw::AcceleratorCore> sc;
@@ -246,15 +245,20 @@ CosimResult run(const Program& prog, const ConvOperands& ops, const DramTiming& 
 
 CosimResult cosim_layer(const Program& prog, const ConvOperands& ops, const DramTiming& timing,
                         const CosimOptions& opt) {
+  return cosim_program(prog, build_dram_image(prog, ops), timing, opt);
+}
+
+CosimResult cosim_program(const Program& prog, const std::vector<std::uint8_t>& image, const DramTiming& timing,
+                          const CosimOptions& opt) {
   // Without a mismatch a run goes to the end; after one it stops soon (the two sides no longer
   // see the same memory, so later differences say nothing new).
-  CosimResult r = run(prog, ops, timing, opt, opt.wave_on_mismatch ? "" : opt.wave_path, 200);
+  CosimResult r = run(prog, image, timing, opt, opt.wave_on_mismatch ? "" : opt.wave_path, 200);
   if (!opt.wave_path.empty()) {
     if (!opt.wave_on_mismatch) {
       r.wave_written = opt.wave_path;
     } else if (r.first.found) {
       // Repeat with tracing on (slower), up to a little past the divergence.
-      const CosimResult traced = run(prog, ops, timing, opt, opt.wave_path, 50);
+      const CosimResult traced = run(prog, image, timing, opt, opt.wave_path, 50);
       (void)traced;
       r.wave_written = opt.wave_path;
     }

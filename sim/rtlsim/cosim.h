@@ -62,5 +62,9 @@ struct CosimResult {
 
 CosimResult cosim_layer(const Program& prog, const ConvOperands& ops, const DramTiming& timing,
                         const CosimOptions& opt);
+// The same for any program whose DRAM image is given (a pooling program: pool_compiler.h); the
+// outputs are read back with extract_outputs().
+CosimResult cosim_program(const Program& prog, const std::vector<std::uint8_t>& image, const DramTiming& timing,
+                          const CosimOptions& opt);
 
 }  // namespace flycol

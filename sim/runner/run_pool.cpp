@@ -9,10 +9,16 @@
 
 #include <fmt/format.h>
 
+#include "sim/analytic/analytic_model.h"
 #include "sim/common/input_error.h"
 #include "sim/common/text.h"
+#include "sim/compiler/pool_compiler.h"
+#include "sim/config/config_keys.h"
 #include "sim/config/layer.h"
+#include "sim/rtlsim/cosim.h"
 #include "sim/runner/run_layer.h"
+#include "sim/scsim/sc_simulation.h"
+#include "sim/stats/run_stats.h"
 
 namespace flycol {
 namespace {
@@ -24,6 +30,75 @@ int flag_value(const std::string& value, const std::string& source, const std::s
   if (value == "0") return 0;
   if (value == "1") return 1;
   throw InputError(source, key, fmt::format("= {}: must be 0 or 1 (ONNX's {})", value, onnx));
+}
+
+// The layer as the pooling compiler takes it.
+PoolShape pool_shape(const golden::PoolLayer& l) {
+  PoolShape s;
+  s.op = l.op == golden::PoolOp::max ? hw::PoolOp::Max : hw::PoolOp::Average;
+  s.n = l.n, s.c = l.c, s.h = l.h, s.w = l.w;
+  s.ky = l.ky, s.kx = l.kx, s.sy = l.sy, s.sx = l.sx, s.dy = l.dy, s.dx = l.dx;
+  s.pt = l.pt, s.pb = l.pb, s.pl = l.pl, s.pr = l.pr;
+  s.ceil_mode = l.ceil_mode;
+  s.count_include_pad = l.count_include_pad;
+  return s;
+}
+
+// What a chip model did with the pooling program.
+struct ChipRun {
+  std::vector<AccBits> output;
+  RunStats stats;
+  std::string error;       // did not finish: why
+  std::string lockstep;    // both: the first divergence, or "" when in lockstep
+  double seconds = 0;
+};
+
+ChipRun run_chip(const std::string& model, const Program& prog, const std::vector<ElemBits>& ifmap,
+                 const std::vector<AccBits>& golden_out) {
+  ChipRun r;
+  const DramTiming timing = DramTiming::from(prog.config);
+  const auto t0 = std::chrono::steady_clock::now();
+  if (model == "analytic") {
+    analytic::Model m(prog.hw, timing);
+    r.stats = m.run(prog).stats;
+    r.output = golden_out;  // the analytic model counts; the values are the golden model's
+  } else if (model == "sc") {
+    const std::vector<std::uint8_t> image = build_pool_dram_image(prog, ifmap);
+    DramModel dram(timing, image.size());
+    dram.write_bytes(0, image.data(), image.size());
+    add_tensor_regions(dram, prog);
+    ScSimulation sim(prog.hw);
+    const SimResult sr = sim.run(prog.commands, dram);
+    if (!sr.finished) r.error = sr.error.empty() ? "the watchdog stopped it" : sr.error;
+    r.output = extract_outputs(prog, dram.bytes());
+    r.stats = run_stats(sr.stats, sr.cycles, tensor_bytes(dram));
+  } else {
+    CosimOptions co;
+    co.run_sc = model == "both";
+    co.wave_on_mismatch = false;
+    const CosimResult cr = cosim_program(prog, build_pool_dram_image(prog, ifmap), timing, co);
+    if (!cr.rtl.finished) r.error = "RTL: " + (cr.rtl.error.empty() ? std::string("the watchdog stopped it") : cr.rtl.error);
+    if (co.run_sc && !cr.sc.finished) r.error += (r.error.empty() ? "" : "; ") + std::string("SystemC: ") + cr.sc.error;
+    r.output = cr.rtl.outputs;
+    if (co.run_sc) {
+      // The cycle classes and SRAM counts from the SystemC twin (cycle-exact with the RTL, or the
+      // lockstep check below fails); cycles and DRAM bytes from the RTL.
+      r.stats = run_stats(cr.sc_stats, cr.rtl.cycles, cr.rtl.dram);
+      if (cr.first.found)
+        r.lockstep = fmt::format("pins diverge at cycle {} on {}: SystemC {} / RTL {}", cr.first.cycle, cr.first.signal,
+                                 cr.first.sc_value, cr.first.rtl_value);
+      else if (!cr.cycles_equal)
+        r.lockstep = fmt::format("cycles differ: SystemC {}, RTL {}", cr.sc.cycles, cr.rtl.cycles);
+      else if (!cr.outputs_equal)
+        r.lockstep = "outputs differ between SystemC and RTL";
+    } else {
+      r.stats.cycles = cr.rtl.cycles;
+      r.stats.dram = dram_traffic(cr.rtl.dram);
+      r.stats.has_cycle_classes = r.stats.has_sram = false;
+    }
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
 }
 
 }  // namespace
@@ -131,13 +206,19 @@ std::string pool_spec(const std::string& op, const golden::PoolLayer& l) {
 }
 
 PoolOutcome run_pool(const PoolRequest& req) {
-  if (req.model != "golden")
-    throw InputError("--model", "",
-                     fmt::format("= {}: pooling (--op {}) runs on the golden model only so far; the pooling unit that "
-                                 "would run it on the accelerator (issue 18, docs/microarchitecture.md section 16) is "
-                                 "not built yet",
-                                 req.model, req.op));
+  const std::set<std::string> models = {"golden", "analytic", "sc", "rtl", "both"};
+  if (!models.count(req.model))
+    throw InputError("--model", "", fmt::format("= {}: pooling (--op {}) runs on golden, analytic, sc, rtl or both",
+                                                req.model, req.op));
   const golden::PoolLayer& l = req.layer;
+  // Compile first: a layer the pooling unit cannot run is an input error before anything runs.
+  const bool chip = req.model != "golden";
+  Program prog;
+  if (chip) {
+    PoolShape shape = pool_shape(l);
+    shape.source = "--layer";
+    prog = compile_pool(shape, req.config);
+  }
   const Arithmetic arith = req.config.arithmetic;
   PoolOutcome r;
   if (req.given_ifmap) {
@@ -202,16 +283,61 @@ PoolOutcome run_pool(const PoolRequest& req) {
   c["non_finite"] = non_finite;
   j["golden_seconds"] = seconds;
 
+  std::string chip_text;
+  if (chip) {
+    const ChipRun cr = run_chip(req.model, prog, r.ifmap, r.output);
+    std::size_t diffs = 0, first = 0;
+    for (std::size_t i = 0; i < r.output.size(); ++i)
+      if ((i >= cr.output.size() || cr.output[i] != r.output[i]) && diffs++ == 0) first = i;
+    r.passed = cr.error.empty() && cr.lockstep.empty() && diffs == 0;
+    j["model"] = req.model;
+    j["cycles"] = cr.stats.cycles;
+    j["seconds_at_clock"] = double(cr.stats.cycles) / (req.config.clock_mhz * 1e6);
+    Json& sj = j["stats"];
+    sj = Json::object();
+    write_stats_json(sj, cr.stats);
+    Json& pj = j["program"];
+    pj = Json::object();
+    pj["commands"] = prog.commands.size();
+    pj["runs"] = prog.runs;
+    pj["tile"] = Json::Array{prog.plan.tc, prog.plan.th, prog.plan.tw};
+    // (j's members were added after `c` was taken: look the check up again.)
+    Json& chk = j["check"];
+    chk["golden_bit_exact"] = diffs == 0 && cr.error.empty();
+    chk["mismatches"] = diffs;
+    if (req.model == "both") chk["lockstep"] = cr.lockstep.empty();
+    j["model_seconds"] = cr.seconds;
+    chip_text = fmt::format(
+        "  program      {} commands, {} pooling RUNs, tiles of {} channels x {} rows x {} columns\n"
+        "  cycles       {} ({:.2f} us at {} MHz){}\n"
+        "  DRAM         {} bytes (ifmap {}, ofmap {})\n",
+        prog.commands.size(), prog.runs, prog.plan.tc, prog.plan.th, prog.plan.tw, cr.stats.cycles,
+        double(cr.stats.cycles) / req.config.clock_mhz, req.config.clock_mhz,
+        cr.stats.has_cycle_classes
+            ? fmt::format("; pool steps {}, feeder stalls {}, divider waits {}, pipeline {}", cr.stats.pool_cycles,
+                          cr.stats.feeder_stall, cr.stats.context_stall, cr.stats.pipeline)
+            : std::string(),
+        cr.stats.dram.total(), cr.stats.dram.ifmap, cr.stats.dram.ofmap);
+    if (!cr.error.empty()) chip_text += fmt::format("  FAILED       did not finish: {}\n", cr.error);
+    if (!cr.lockstep.empty()) chip_text += fmt::format("  FAILED       not in lockstep: {}\n", cr.lockstep);
+    chip_text += diffs == 0 ? std::string("  check        bit-exact with the golden pooling\n")
+                            : fmt::format("  FAILED       {} of {} outputs differ from the golden pooling; first at {}: "
+                                          "{:#x}, golden {:#x}\n",
+                                          diffs, r.output.size(), first, first < cr.output.size() ? cr.output[first] : 0u,
+                                          r.output[first]);
+    if (req.model != "analytic") r.output = cr.output;
+  }
+
   r.text = fmt::format(
-      "flycol run: {} on model golden ({} arithmetic), config {} ({}), seed {}\n"
+      "flycol run: {} on model {} ({} arithmetic), config {} ({}), seed {}\n"
       "  layer        {}\n"
       "  output       {}x{}x{}x{}\n"
       "  checksum     0x{:016x}\n"
-      "  {} vs f64  max |err| {:.3g}, mean |err| {:.3g}{}\n"
-      "  note         the golden model only: the pooling unit (issue 18) is not built yet\n",
-      req.op, aname, req.config.name, req.config.source, seed, pool_spec(req.op, l), l.n, l.c, l.ho(), l.wo(), sum,
+      "  {} vs f64  max |err| {:.3g}, mean |err| {:.3g}{}\n",
+      req.op, req.model, aname, req.config.name, req.config.source, seed, pool_spec(req.op, l), l.n, l.c, l.ho(), l.wo(), sum,
       aname, max_err, counted ? sum_err / double(counted) : 0.0,
       non_finite ? fmt::format(", {} non-finite outputs", non_finite) : std::string());
+  r.text += chip_text;
   return r;
 }
 

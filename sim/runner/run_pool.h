@@ -1,7 +1,9 @@
 // `flycol run --op maxpool|avgpool|globalmaxpool|globalavgpool`: one pooling layer (ONNX's
-// semantics, docs/microarchitecture.md section 15) on the golden model, its operands seeded or
-// given as a tensor. The pooling unit of issue 18 is not built yet, so the golden model is the one
-// model that runs pooling; every other model is refused with that reason.
+// semantics, docs/microarchitecture.md section 15), its operands seeded or given as a tensor, on the
+// golden model, or compiled to a pooling program (sim/compiler/pool_compiler.h) and run on the
+// accelerator's pooling unit (section 16): the SystemC model (sc), the analytic model, the
+// Verilated RTL (rtl) or both in lockstep; every chip model's output is checked bit for bit against
+// the golden pooling.
 #pragma once
 
 #include <cstdint>
@@ -45,13 +47,15 @@ struct PoolRequest {
 };
 
 struct PoolOutcome {
-  Json report;                  // model, op, layer, config, seed, operands, output, check
+  bool passed = true;           // a chip model's outputs equal the golden pooling's (and, both, lockstep)
+  Json report;                  // model, op, layer, config, seed, operands, output, check (chip: cycles, stats, program)
   std::string text;             // human-readable summary
   std::vector<ElemBits> ifmap;  // the operands run
   std::vector<AccBits> output;  // [N][C][Ho][Wo] accumulator bits
 };
 
-// Runs the request. Throws InputError("--model", ...) for a model other than golden.
+// Runs the request. Throws InputError for a model that does not exist, or a layer the pooling unit
+// cannot run (naming the key and the reason: average pooling with dilation, a window side above 256, ...).
 PoolOutcome run_pool(const PoolRequest& req);
 
 }  // namespace flycol

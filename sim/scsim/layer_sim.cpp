@@ -5,14 +5,15 @@ namespace flycol {
 
 void add_tensor_regions(DramModel& dram, const Program& prog) {
   dram.add_region("ifmap", prog.dram.ifmap_base, prog.dram.weights_base - prog.dram.ifmap_base);
-  dram.add_region("weights", prog.dram.weights_base, prog.dram.weights_bytes);
+  // A pooling program has no weights (and an empty region is not a region).
+  if (prog.dram.weights_bytes) dram.add_region("weights", prog.dram.weights_base, prog.dram.weights_bytes);
   dram.add_region("ofmap", prog.dram.ofmap_base, prog.dram.ofmap_bytes);
 }
 
 DramBytes tensor_bytes(const DramModel& dram) {
   DramBytes b;
   b.ifmap = dram.region("ifmap").bytes_read;
-  b.weights = dram.region("weights").bytes_read;
+  b.weights = dram.has_region("weights") ? dram.region("weights").bytes_read : 0;
   b.psums_in = dram.region("ofmap").bytes_read;
   b.ofmap = dram.region("ofmap").bytes_written;
   b.total = dram.stats().bytes_read + dram.stats().bytes_written;

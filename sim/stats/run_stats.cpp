@@ -20,6 +20,7 @@ constexpr HwCounter kHwCounters[] = {
     {&RunStats::dram_stall, &hw::AcceleratorStats::dram_stall},
     {&RunStats::tail, &hw::AcceleratorStats::tail},
     {&RunStats::mac_cycles, &hw::AcceleratorStats::mac_cycles},
+    {&RunStats::pool_cycles, &hw::AcceleratorStats::pool_cycles},
     {&RunStats::feeder_stall, &hw::AcceleratorStats::feeder_stall},
     {&RunStats::weight_stall, &hw::AcceleratorStats::weight_stall},
     {&RunStats::context_stall, &hw::AcceleratorStats::context_stall},
@@ -130,6 +131,7 @@ void write_stats_json(Json& j, const RunStats& s, StatsKeys keys) {
       Json& stl = j["stalls"];
       for (const CycleClass& c : kStallClasses) stl[c.report_key] = s.*c.member;
       j["mac_cycles"] = s.mac_cycles;
+      j["pool_cycles"] = s.pool_cycles;
     }
     j["gated_macs"] = gated_json(s);
     if (s.has_sram) write_sram(j["sram"], s);
@@ -138,6 +140,7 @@ void write_stats_json(Json& j, const RunStats& s, StatsKeys keys) {
   }
   if (s.has_cycle_classes) {
     j["mac_cycles"] = s.mac_cycles;
+    j["pool_cycles"] = s.pool_cycles;
     for (const CycleClass& c : kStallClasses) j[c.flat_key] = s.*c.member;
   }
   write_dram(j["dram_bytes"], s.dram);

@@ -18,10 +18,11 @@ struct DramBytes;
 
 struct RunStats {
   std::uint64_t cycles = 0;  // spec section 5: the first cycle with every command done and all idle
-  // Cycle classes: while a RUN is active every cycle is one of mac/feeder/weight/context/pipeline;
+  // Cycle classes: while a RUN is active every cycle is one of mac/pool/feeder/weight/context/pipeline;
   // outside RUNs it is a DRAM stall (a RUN is still to come) or the tail (every RUN done).
   std::uint64_t run_cycles = 0, dram_stall = 0, tail = 0;
   std::uint64_t mac_cycles = 0, feeder_stall = 0, weight_stall = 0, context_stall = 0, pipeline = 0;
+  std::uint64_t pool_cycles = 0;  // pooling RUNs' element steps (microarchitecture 16): a RUN cycle class
   std::uint64_t gated_macs = 0;  // PE-level MACs skipped by zero gating
   std::uint64_t sram_reads[3] = {0, 0, 0}, sram_writes[3] = {0, 0, 0};  // ifmap, weights, psums
   DramTraffic dram;                 // bytes per tensor

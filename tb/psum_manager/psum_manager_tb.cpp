@@ -9,7 +9,12 @@
 // preload read while reads are left and count + inflight < 2*COLS) and the RUN's psum layout.
 // Every cycle unclaimed_o, busy_o, run_done_o, the SRAM read and write counts and, on a pop, the
 // preload word are checked; after each RUN the whole psum buffer (results where they belong, the
-// rest unchanged) and the statistics; then directed protocol errors must be refused.
+// rest unchanged) and the statistics. Pooling RUNs (section 16, "Results"; 1..4 windows per context
+// over 1..3 x 1..4 contexts, single-word RUNs, RUNs that fill the psum buffer) take their result words
+// from the pooling unit's port instead, at random times (back to back, scattered, long gaps): the
+// k-th word is window c of context (cy, cx), c innermost, and lands at (c*n_cy + cy)*n_cx + cx; the
+// array's port stays quiet, no preload is read, the RUN ends with its n_c*n_cy*n_cx-th write. Then
+// directed protocol errors must be refused.
 //   psum_manager_tb [--view core|sc|all] [--seed N] [--runs N] [--long]   the C++ core (on an SRAM
 //         bank) and the SystemC module in bank and in port mode, for ROWSxCOLS 16x16, 4x4, 3x5,
 //         5x3, 1x1 (1000 / 50000 RUNs per shape and view)
@@ -43,9 +48,10 @@ namespace {
 
 // The inputs of one cycle.
 struct Drive : tb::RunStartInputs {
-  bool claim = false, pre_pop = false, res_valid = false;
+  bool claim = false, pre_pop = false, res_valid = false, pool_valid = false;
   int res_col = 0;
-  std::vector<acc_t> res_word;  // ROWS
+  std::vector<acc_t> res_word;   // ROWS
+  std::vector<acc_t> pool_word;  // ROWS
 };
 
 // The psum SRAM as the bench sees it, for views with an SRAM port (read data from the next cycle
@@ -89,6 +95,7 @@ struct PortMemory {
 struct Figures {
   std::uint64_t cycles = 0, runs = 0, runs_reset = 0, pre_words = 0, results = 0, directed = 0;
   std::uint64_t cov_full = 0, cov_deferred = 0, cov_claim_wait = 0;
+  std::uint64_t pool_runs = 0, pool_results = 0, pool_back_to_back = 0;
 };
 
 // A recognizable result value: which RUN, window, column and row produced it.
@@ -116,7 +123,10 @@ public:
 
   void run(int n_runs) {
     do_reset(3);
-    for (int i = 0; i < n_runs && !too_many(); ++i) one_run();
+    for (int i = 0; i < n_runs && !too_many(); ++i) {
+      if (r_.chance(0.3)) pool_run();
+      else one_run();
+    }
     if (!too_many()) directed_errors();
   }
 
@@ -139,9 +149,15 @@ private:
     d.run.n_kg = std::uint32_t(r_.uniform(0, 0xffff));
     d.run.n_cy = std::uint32_t(r_.uniform(0, 0xffff));
     d.run.n_cx = std::uint32_t(r_.uniform(0, 0xffff));
+    d.run.n_c = std::uint32_t(r_.uniform(0, 0xffff));
+    d.run.n_ky = std::uint32_t(r_.uniform(0, 0xffff));
+    d.run.n_kx = std::uint32_t(r_.uniform(0, 0xffff));
+    d.run.pool_op = std::uint32_t(r_.uniform(0, 3));
     d.res_col = r_.uniform(0, cols_ - 1);
     d.res_word.resize(std::size_t(rows_));
     for (acc_t& w : d.res_word) w = acc_t(r_.bits(32)) & amask_;
+    d.pool_word.resize(std::size_t(rows_));
+    for (acc_t& w : d.pool_word) w = acc_t(r_.bits(32)) & amask_;
     return d;
   }
 
@@ -157,6 +173,7 @@ private:
     Drive d;
     d.rst_n = false;
     d.res_word.assign(std::size_t(rows_), 0);
+    d.pool_word.assign(std::size_t(rows_), 0);
     for (int i = 0; i < cycles; ++i) cycle(d);
     reads_base_ = v_.reads();
     writes_base_ = v_.writes();
@@ -324,6 +341,121 @@ private:
       finished = run_done;
       if (!dog.tick(log_, "the RUN's windows and results")) return;
     }
+    after_run(initial, expected, total, run.preload ? std::uint64_t(total) : 0, reads0, writes0, done_seen);
+  }
+
+  // A pooling RUN (section 16): one output-channel group, no preload; n_c windows per context. The
+  // manager does not read n_ky, n_kx, which are drawn anyway.
+  RunDesc random_pool_run() {
+    RunDesc run;
+    run.pool_op = std::uint32_t(r_.uniform(1, 2));
+    run.n_kg = 1;
+    run.preload = false;
+    run.n_ky = std::uint32_t(r_.uniform(1, 3));
+    run.n_kx = std::uint32_t(r_.uniform(1, 3));
+    if (r_.chance(0.05)) {
+      // A RUN that fills the psum buffer (or nearly), so every address bit is exercised.
+      run.n_cy = std::uint32_t(r_.chance(0.5) ? 1 : 2);
+      run.n_cx = std::uint32_t(r_.uniform(1, 3));
+      run.n_c = std::uint32_t(std::max(1, p_.psum_depth / int(run.n_cy * run.n_cx)));
+    } else {
+      do {
+        run.n_c = std::uint32_t(r_.uniform(1, 4));
+        run.n_cy = std::uint32_t(r_.uniform(1, 3));
+        run.n_cx = std::uint32_t(r_.uniform(1, 4));
+        if (r_.chance(0.1)) run.n_c = run.n_cy = run.n_cx = 1;
+      } while (run.n_c * run.n_cy * run.n_cx > std::uint32_t(p_.psum_depth));
+    }
+    return run;
+  }
+
+  // The psum word of a pooling RUN's k-th result: window c of context (cy, cx), c innermost, then
+  // cx, then cy; channel c's word of the convolution layout with K = C (section 4).
+  static int pool_address(const RunDesc& run, std::uint32_t k) {
+    const std::uint32_t c = k % run.n_c, cx = (k / run.n_c) % run.n_cx, cy = k / (run.n_c * run.n_cx);
+    return int((c * run.n_cy + cy) * run.n_cx + cx);
+  }
+
+  void pool_run() {
+    ++run_id_;
+    ++fig_.pool_runs;
+    const RunDesc run = random_pool_run();
+    const std::uint32_t total = run.n_c * run.n_cy * run.n_cx;
+    // The pooling unit's results carry column COLS (no array column has it) in their value.
+    auto value = [&](std::uint32_t k, int r) { return result_value(run_id_, k, cols_, r) & amask_; };
+    std::vector<acc_t> initial(std::size_t(p_.psum_depth) * std::size_t(rows_));
+    for (int a = 0; a < p_.psum_depth; ++a)
+      for (int e = 0; e < rows_; ++e) {
+        const acc_t w = acc_t(r_.bits(32)) & amask_;
+        initial[std::size_t(a * rows_ + e)] = w;
+        v_.poke(a, e, w);
+      }
+    std::vector<acc_t> expected = initial;
+    for (std::uint32_t k = 0; k < total; ++k)
+      for (int r = 0; r < rows_; ++r) expected[std::size_t(pool_address(run, k) * rows_ + r)] = value(k, r);
+    // When the unit delivers: back to back, scattered or with long gaps, in phases.
+    tb::PhasedRate rate({1.0, 1.0, 0.6, 0.2, 0.0}, 6, r_.pick({1.0, 0.5}));
+    const std::int64_t reset_after = r_.chance(0.03) ? r_.uniform(1, int(total) * 3 + 4) : -1;
+    log_.note("RUN {}: pooling (op {}) c {} cy {} cx {}: {} words", run_id_, run.pool_op, run.n_c, run.n_cy, run.n_cx,
+              total);
+
+    Drive s = idle_drive();
+    s.start = true;
+    s.run = run;
+    cycle(s);
+    const std::uint64_t reads0 = v_.reads(), writes0 = v_.writes();
+
+    // The spec's result queue and port: a queued word is written in the next cycle.
+    int rq = 0, done_seen = 0;
+    std::uint32_t written = 0, delivered = 0;
+    std::uint64_t writes = 0;
+    bool delivered_last = false;
+    tb::Watchdog dog(5000);
+    bool finished = false;
+    for (std::int64_t t = 0; !finished; ++t) {
+      if (too_many()) return;
+      if (t == reset_after) {
+        ++fig_.runs_reset;
+        do_reset(r_.uniform(1, 2));
+        return;
+      }
+      Drive d = idle_drive();
+      log_.at(fig_.cycles);
+      const bool write = rq > 0;
+      const bool run_done = write && written + 1 == total;
+      log_.expect("unclaimed_o (pooling RUN)", v_.unclaimed(), 0);
+      log_.expect("busy_o", v_.busy(), true);
+      log_.expect("run_done_o", v_.run_done(), run_done);
+      log_.expect("SRAM reads (pooling RUN)", v_.reads() - reads0, std::uint64_t(0));
+      log_.expect("SRAM writes", v_.writes() - writes0, writes);
+      done_seen += run_done;
+      const bool push = delivered < total && r_.chance(rate.next(r_));
+      if (push) {
+        d.pool_valid = true;
+        for (int r = 0; r < rows_; ++r) d.pool_word[std::size_t(r)] = value(delivered, r);
+        log_.note("pooling result {} to word {}", delivered, pool_address(run, delivered));
+        if (delivered_last) ++fig_.pool_back_to_back;
+        ++fig_.pool_results;
+      }
+      delivered_last = push;
+      v_.drive(d);
+      v_.edge(d);
+      if (v_.fault()) log_.fail("an assertion fired or the SRAM port was misused");
+      ++fig_.cycles;
+      rq += (push ? 1 : 0) - (write ? 1 : 0);
+      if (push) ++delivered, dog.progress();
+      if (write) ++writes, ++written, dog.progress();
+      if (rq > kResultQueueDepth) log_.fail("model: the result queue overflows");
+      finished = run_done;
+      if (!dog.tick(log_, "the pooling RUN's results")) return;
+    }
+    after_run(initial, expected, total, 0, reads0, writes0, done_seen);
+  }
+
+  // The checks after a RUN's run_done cycle (`total` words written, `want_reads` read since
+  // `reads0` / `writes0`, `done_seen` pulses of run_done_o), and the gap before the next RUN.
+  void after_run(const std::vector<acc_t>& initial, const std::vector<acc_t>& expected, std::uint32_t total,
+                 std::uint64_t want_reads, std::uint64_t reads0, std::uint64_t writes0, int done_seen) {
     // The cycle after run_done: idle, every word where it belongs.
     Drive d = idle_drive();
     log_.at(fig_.cycles);
@@ -333,7 +465,7 @@ private:
     log_.expect("unclaimed_o after run_done", v_.unclaimed(), 0);
     log_.expect("run_done_o pulses", done_seen, 1);
     log_.expect("SRAM writes of the RUN", v_.writes() - writes0, std::uint64_t(total));
-    log_.expect("SRAM reads of the RUN", v_.reads() - reads0, run.preload ? std::uint64_t(total) : 0);
+    log_.expect("SRAM reads of the RUN", v_.reads() - reads0, want_reads);
     std::uint64_t st_written = 0, st_reads = 0, st_writes = 0;
     if (v_.stats(st_written, st_reads, st_writes)) {
       log_.expect("results_written()", st_written, std::uint64_t(total));
@@ -372,6 +504,7 @@ private:
     v_.expect_refusals_begin();
     Drive quiet;
     quiet.res_word.assign(std::size_t(rows_), 0);
+    quiet.pool_word.assign(std::size_t(rows_), 0);
     Drive start = quiet;
     start.start = true;
     start.run.preload = true;
@@ -410,6 +543,29 @@ private:
     Drive none = start;
     none.run.n_kg = 0;
     directed("RUN without contexts", {}, none);
+    // Pooling RUNs (section 16).
+    Drive pool = no_pre;
+    pool.run.pool_op = 1;
+    pool.run.n_c = 2;
+    Drive pool_word = quiet;
+    pool_word.pool_valid = true;
+    directed("pooling result without a RUN", {}, pool_word);
+    directed("pooling result in a convolution RUN", {no_pre}, pool_word);
+    directed("array result in a pooling RUN", {pool}, res);
+    Drive pool_one = pool;
+    pool_one.run.n_c = pool_one.run.n_cx = 1;
+    directed("pooling result after the RUN's last one", {pool_one, pool_word}, pool_word);
+    Drive pool_pre = pool;
+    pool_pre.run.preload = true;
+    directed("pooling RUN with preload", {}, pool_pre);
+    Drive pool_kg = pool;
+    pool_kg.run.pool_op = 2;
+    pool_kg.run.n_kg = 2;
+    directed("pooling RUN with two output-channel groups", {}, pool_kg);
+    Drive pool_big = pool;
+    pool_big.run.n_cx = 1;
+    pool_big.run.n_c = std::uint32_t(p_.psum_depth + 1);
+    directed("pooling RUN larger than the psum buffer", {}, pool_big);
     v_.expect_refusals_end();
     do_reset(2);
   }
@@ -427,12 +583,15 @@ public:
     dut_->rst_ni = d.rst_n;
     dut_->start_i = d.start;
     tb::put_run(*dut_, d.run);
+    dut_->run_pool_op_i = std::uint8_t(d.run.pool_op);
     dut_->claim_i = d.claim;
     dut_->pre_pop_i = d.pre_pop;
     dut_->res_valid_i = d.res_valid;
     dut_->res_col_i = std::uint8_t(d.res_col);
+    dut_->pool_valid_i = d.pool_valid;
     for (int r = 0; r < p_.rows; ++r) {
       tb::put_elem(dut_->res_word_i, r, p_.acc_bits, d.res_word.empty() ? 0 : d.res_word[std::size_t(r)]);
+      tb::put_elem(dut_->pool_word_i, r, p_.acc_bits, d.pool_word.empty() ? 0 : d.pool_word[std::size_t(r)]);
       tb::put_elem(dut_->psum_rdata_i, r, p_.acc_bits, mem_.rdata[std::size_t(r)]);
     }
     dut_->eval();
@@ -484,7 +643,7 @@ public:
   explicit CoreView(const HwParams& p) : SramCoreView(p, "psums", p.psum_depth, p.rows) {}
   void step(const Drive& d) {
     core_.set_claim(d.claim);
-    core_.eval(d.pre_pop, d.res_valid, d.res_col, d.res_word.data(), bank_);
+    core_.eval(d.pre_pop, d.res_valid, d.res_col, d.res_word.data(), d.pool_valid, d.pool_word.data(), bank_);
   }
   int unclaimed() { return core_.unclaimed(); }
   bool run_done() { return core_.run_done(); }
@@ -508,6 +667,7 @@ public:
                        : std::make_unique<PsumManager>(name.c_str(), p, bank_)),
         in_(name), pre_word_((name + "_pre_word").c_str(), std::size_t(p.rows)),
         res_word_((name + "_res_word").c_str(), std::size_t(p.rows)),
+        pool_word_((name + "_pool_word").c_str(), std::size_t(p.rows)),
         wdata_((name + "_wdata").c_str(), std::size_t(p.rows)), rdata_((name + "_rdata").c_str(), std::size_t(p.rows)) {
     PsumManager& m = *dut_;
     in_.bind(m);
@@ -518,6 +678,8 @@ public:
     m.res_valid_i(res_valid_);
     m.res_col_i(res_col_);
     m.res_word_i(res_word_);
+    m.pool_valid_i(pool_valid_);
+    m.pool_word_i(pool_word_);
     m.busy_o(busy_);
     m.run_done_o(run_done_);
     if (port_mode) {
@@ -535,7 +697,11 @@ public:
     pre_pop_.write(d.pre_pop);
     res_valid_.write(d.res_valid);
     res_col_.write(d.res_col);
-    for (int r = 0; r < p_.rows; ++r) res_word_[std::size_t(r)].write(d.res_word[std::size_t(r)]);
+    pool_valid_.write(d.pool_valid);
+    for (int r = 0; r < p_.rows; ++r) {
+      res_word_[std::size_t(r)].write(d.res_word.empty() ? 0 : d.res_word[std::size_t(r)]);
+      pool_word_[std::size_t(r)].write(d.pool_word.empty() ? 0 : d.pool_word[std::size_t(r)]);
+    }
     tb::ScClock::settle();
   }
   void edge(const Drive& d) {
@@ -593,27 +759,27 @@ private:
   std::uint64_t base_reads_ = 0, base_writes_ = 0;
   std::unique_ptr<PsumManager> dut_;
   tb::ScRunInputs in_;
-  sc_core::sc_signal<bool> claim_, pre_pop_, res_valid_, busy_, run_done_, req_, we_;
+  sc_core::sc_signal<bool> claim_, pre_pop_, res_valid_, pool_valid_, busy_, run_done_, req_, we_;
   sc_core::sc_signal<std::uint32_t> addr_;
   sc_core::sc_signal<int> unclaimed_, res_col_;
   sc_core::sc_signal<std::uint64_t> wmask_;
-  sc_core::sc_vector<sc_core::sc_signal<acc_t>> pre_word_, res_word_;
+  sc_core::sc_vector<sc_core::sc_signal<acc_t>> pre_word_, res_word_, pool_word_;
   sc_core::sc_vector<sc_core::sc_signal<word_elem_t>> wdata_, rdata_;
 };
 
 #endif
 
 std::string figures(const Figures& f) {
-  return fmt::format("{} RUNs ({} cut by a reset), {} preload words and {} result words checked, {} directed cases, "
-                     "{} cycles; coverage: {} cycles preload queue full, {} reads deferred by writes, {} windows "
-                     "waiting for preload words",
-                     f.runs, f.runs_reset, f.pre_words, f.results, f.directed, f.cycles, f.cov_full, f.cov_deferred,
-                     f.cov_claim_wait);
+  return fmt::format("{} RUNs ({} cut by a reset), {} preload words and {} result words checked, {} pooling RUNs with "
+                     "{} result words ({} back to back), {} directed cases, {} cycles; coverage: {} cycles preload "
+                     "queue full, {} reads deferred by writes, {} windows waiting for preload words",
+                     f.runs, f.runs_reset, f.pre_words, f.results, f.pool_runs, f.pool_results, f.pool_back_to_back,
+                     f.directed, f.cycles, f.cov_full, f.cov_deferred, f.cov_claim_wait);
 }
 
 // A run long enough to mean anything must have reached the corner cases.
 bool covered(const Figures& f, std::uint64_t runs) {
-  return runs < 50 || (f.cov_full > 0 && f.cov_deferred > 0 && f.cov_claim_wait > 0);
+  return runs < 50 || (f.cov_full > 0 && f.cov_deferred > 0 && f.cov_claim_wait > 0 && f.pool_back_to_back > 0);
 }
 
 }  // namespace

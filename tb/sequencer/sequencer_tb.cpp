@@ -7,8 +7,14 @@
 // the final ones of a cycle, resets in the middle of RUNs. The reference is the spec's token rules,
 // written here: two FILL windows and SWAP0, then L*n_ctx MAC steps with the last step of each
 // context a window, windows at least COLS apart and (with preload) only with COLS unclaimed words; every
-// cycle the token, pop, claim, busy and cycle class are checked, a cycle the rules allow a token in
-// must issue one, a stall-free RUN ends at the datasheet's cycle; then directed protocol errors.
+// cycle the token, pop, weight pop, claim, busy and cycle class are checked, a cycle the rules allow
+// a token in must issue one, a stall-free RUN ends at the datasheet's cycle. Pooling RUNs (section 16,
+// "The pooling RUN": max or average, random n_c/n_ky/n_kx and n_cy/n_cx, random pool_ready stalls,
+// scattered and bursty) against the spec's issue stage for them: no token at all, from the first
+// cycle a pool step (cycle class 6) popping the feed lanes but not the weight FIFO whenever every
+// lane has an element and the pooling unit is ready, else a feeder stall or (unit not ready) a
+// context stall; L*n_ctx pool steps, then the drain; pool_ready_i and weight_ready_i junk where they
+// do not count. Then directed protocol errors.
 //   sequencer_tb [--view core|sc|all] [--seed N] [--runs N] [--cols N] [--long]   the C++ core and
 //         the SystemC module for every array width COLS 1..16 (400 / 8000 RUNs per width)
 //   sequencer_rtl_tb_<cfg> [--config FILE] [--seed N] [--runs N] [--long]   sequencer.sv Verilated
@@ -40,22 +46,24 @@ using namespace flycol::hw;
 
 namespace {
 
-// The cycle classes, numbered as the hardware reports them (spec section 13).
-enum class Kind : int { none = 0, mac, feeder_stall, weight_stall, context_stall, pipeline };
+// The cycle classes, numbered as the hardware reports them (spec sections 13 and 16).
+enum class Kind : int { none = 0, mac, feeder_stall, weight_stall, context_stall, pipeline, pool };
+constexpr int kKinds = 7;
 const char* kind_name(Kind k) {
-  static const char* const names[] = {"none", "mac", "feeder_stall", "weight_stall", "context_stall", "pipeline"};
-  return int(k) >= 0 && int(k) < 6 ? names[int(k)] : "?";
+  static const char* const names[] = {"none", "mac", "feeder_stall", "weight_stall", "context_stall", "pipeline",
+                                      "pool"};
+  return int(k) >= 0 && int(k) < kKinds ? names[int(k)] : "?";
 }
 
 // The inputs of one cycle.
 struct Drive : tb::RunStartInputs {
-  bool lanes = false, weight = false, finish = false;
+  bool lanes = false, weight = false, finish = false, pool_ready = false;
   int unclaimed = 0;
 };
 
 // The outputs of one cycle.
 struct Outs {
-  bool valid = false, swap = false, window = false, pop = false, claim = false, busy = false;
+  bool valid = false, swap = false, window = false, pop = false, weight_pop = false, claim = false, busy = false;
   Kind kind = Kind::none;
 };
 
@@ -72,7 +80,8 @@ struct ReadySource {
 
 struct Figures {
   std::uint64_t cycles = 0, runs = 0, runs_reset = 0, tokens = 0, glitches = 0, directed = 0, short_gaps = 0;
-  std::uint64_t kinds[6] = {0, 0, 0, 0, 0, 0};
+  std::uint64_t pool_runs = 0, pool_steps = 0;
+  std::uint64_t kinds[kKinds] = {};
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -93,6 +102,7 @@ public:
     while (!too_many()) {
       Drive d;
       d.run = tb::junk_run(r_);
+      d.run.pool_op = std::uint32_t(r_.uniform(0, 3));
       if (active_ && t_ == reset_at_) {
         ++fig_.runs_reset;
         do_reset(r_.uniform(1, 2));
@@ -108,6 +118,8 @@ public:
       }
       d.lanes = lanes_src_.next(r_);
       d.weight = weight_src_.next(r_);
+      // pool_ready_i counts only in a pooling RUN's steps; elsewhere it carries junk.
+      d.pool_ready = active_ && run_.pooling() ? pool_src_.next(r_) : r_.chance(0.5);
       // Outside preload RUNs the sequencer must ignore unclaimed_i, so it carries junk there.
       d.unclaimed = active_ && run_.preload ? pq_ - claimed_ : r_.uniform(0, 2 * cols_);
       d.finish = active_ && finish_at_ == t_;
@@ -115,6 +127,7 @@ public:
         Drive g = d;
         g.lanes = r_.chance(0.5);
         g.weight = r_.chance(0.5);
+        g.pool_ready = r_.chance(0.5);
         g.unclaimed = r_.uniform(0, 2 * cols_);
         v_.glitch(g);
         ++fig_.glitches;
@@ -129,7 +142,8 @@ public:
       ++t_;
       ++fig_.cycles;
       if (active_ && finish_at_ < 0 && t_ - last_token_ > 5000) {
-        log_.fail("watchdog: no token for 5000 cycles (step {}/{}, window {})", macs_, len_ * n_ctx_, windows_);
+        log_.fail("watchdog: no token or pool step for 5000 cycles (step {}/{}, window {})", macs_, len_ * n_ctx_,
+                  windows_);
         break;
       }
     }
@@ -152,7 +166,7 @@ private:
   std::uint32_t macs_ = 0, windows_ = 0;
   std::int64_t last_window_ = 0, finish_at_ = -1, last_token_ = 0, reset_at_ = -1, run_start_ = 0;
   std::int64_t prev_run_last_window_ = -1000000;
-  ReadySource lanes_src_, weight_src_;
+  ReadySource lanes_src_, weight_src_, pool_src_;
   // Preload-queue model (the partial-sums manager's side of the claim protocol).
   int pq_ = 0, claimed_ = 0;
   std::uint32_t delivered_ = 0, to_deliver_ = 0;
@@ -190,17 +204,27 @@ private:
     split3(n_ctx_, run_.n_kg, run_.n_cy, run_.n_cx);
     split3(len_, run_.n_c, run_.n_ky, run_.n_kx);
     run_.preload = r_.chance(0.5);
+    if (r_.chance(0.3)) {
+      // A pooling RUN (section 16): max or average, no preload, one output-channel group, so the
+      // contexts are n_cy * n_cx; its windows per context (n_c) and window sides as drawn above.
+      run_.pool_op = std::uint32_t(r_.uniform(1, 2));
+      run_.preload = false;
+      run_.n_cy *= run_.n_kg;
+      run_.n_kg = 1;
+      ++fig_.pool_runs;
+    }
     static const double kOn[] = {1.0, 1.0, 0.9, 0.6, 0.3};
     static const double kChange[] = {1.0, 0.3, 0.05};
     lanes_src_ = {kOn[r_.uniform(0, 4)], kChange[r_.uniform(0, 2)], true};
     weight_src_ = {kOn[r_.uniform(0, 4)], kChange[r_.uniform(0, 2)], true};
+    pool_src_ = {kOn[r_.uniform(0, 4)], kChange[r_.uniform(0, 2)], true};
     static const double kFill[] = {1.0, 0.5, 0.1, 0.02};
     fill_prob_ = kFill[r_.uniform(0, 3)];
     to_deliver_ = run_.preload ? n_ctx_ * std::uint32_t(cols_) : 0;
     delivered_ = 0;
     reset_at_ = r_.chance(0.04) ? t_ + r_.uniform(1, int(2 * len_ * n_ctx_) + 6 * cols_) : -1;
-    log_.note("RUN L {} n_ctx {} preload {} (kg {} cy {} cx {}, c {} ky {} kx {})", len_, n_ctx_, run_.preload,
-              run_.n_kg, run_.n_cy, run_.n_cx, run_.n_c, run_.n_ky, run_.n_kx);
+    log_.note("RUN L {} n_ctx {} preload {} pool_op {} (kg {} cy {} cx {}, c {} ky {} kx {})", len_, n_ctx_,
+              run_.preload, run_.pool_op, run_.n_kg, run_.n_cy, run_.n_cx, run_.n_c, run_.n_ky, run_.n_kx);
   }
 
   // Reset: the sequencer and (in the model) the preload queue forget the RUN.
@@ -220,9 +244,12 @@ private:
     const bool issued = o.valid || o.swap || o.window;
     log_.expect("busy_o", o.busy, active_);
 
-    enum class Next { none, fill, swap0, mac, drain } next = Next::none;
+    enum class Next { none, fill, swap0, mac, pool, drain } next = Next::none;
     bool last = false;
-    if (active_) {
+    if (active_ && run_.pooling()) {
+      // A pooling RUN has no FILL, FILL, SWAP0: element steps from its first cycle, then the drain.
+      next = macs_ < len_ * n_ctx_ ? Next::pool : Next::drain;
+    } else if (active_) {
       if (fills_seen_ < 2) next = Next::fill;
       else if (!swap0_seen_) next = Next::swap0;
       else if (macs_ < len_ * n_ctx_) {
@@ -239,9 +266,14 @@ private:
     const bool pre_ok = !needs_sram || d.unclaimed >= cols_;
     const bool window_ok = gap_ok && pre_ok;
     bool allowed = false, want_v = false, want_s = false, want_w = false;
+    bool pool_allowed = false;  // a pool step: pop the feed lanes, no token
     Kind want_kind = Kind::none;
     switch (next) {
       case Next::none: break;
+      case Next::pool:
+        pool_allowed = d.lanes && d.pool_ready;
+        want_kind = !d.lanes ? Kind::feeder_stall : !d.pool_ready ? Kind::context_stall : Kind::pool;
+        break;
       case Next::fill:
       case Next::swap0:
         allowed = window_ok;
@@ -261,12 +293,15 @@ private:
       case Next::drain: want_kind = Kind::pipeline; break;
     }
     const std::string where =
-        fmt::format("(RUN L={} n_ctx={} preload={}, step {}/{}, window {})", len_, n_ctx_, int(run_.preload), macs_,
-                    len_ * n_ctx_, windows_);
+        fmt::format("(RUN L={} n_ctx={} preload={} pool_op={}, step {}/{}, window {})", len_, n_ctx_,
+                    int(run_.preload), run_.pool_op, macs_, len_ * n_ctx_, windows_);
     if (issued) {
       if (!allowed) {
         // Say which rule the token broke.
-        if (next == Next::none || next == Next::drain) log_.fail("token outside the RUN's token sequence {}", where);
+        if (next == Next::pool)
+          log_.fail("token in a pooling RUN {}", where);
+        else if (next == Next::none || next == Next::drain)
+          log_.fail("token outside the RUN's token sequence {}", where);
         else if (o.valid && !(d.lanes && d.weight)) log_.fail("MAC step without lanes_ready/weight_ready {}", where);
         else if (o.window && !gap_ok)
           log_.fail("window token only {} cycles after the previous one (< COLS = {}) {}", t_ - last_window_,
@@ -282,11 +317,37 @@ private:
     } else if (allowed) {
       log_.fail("lost cycle: the rules allow a token but none was issued {}", where);
     }
-    log_.expect("pop_o (= token_valid_o)", o.pop, o.valid);
+    if (next == Next::pool) {
+      if (o.pop && !pool_allowed) {
+        if (!d.lanes) log_.fail("pool step without lanes_ready {}", where);
+        else log_.fail("pool step while the pooling unit is not ready {}", where);
+      } else if (!o.pop && pool_allowed) {
+        log_.fail("lost cycle: every lane has an element and the pooling unit is ready, but no pool step {}", where);
+      }
+      log_.expect("weight_pop_o in a pooling RUN", o.weight_pop, false);
+    } else {
+      log_.expect("pop_o (= token_valid_o)", o.pop, o.valid);
+      log_.expect("weight_pop_o (= token_valid_o)", o.weight_pop, o.valid);
+    }
     log_.expect("claim_o", o.claim, o.window && needs_sram);
     if (!log_.expect("cycle_kind_o", int(o.kind), int(want_kind)))
       log_.fail("  class {}, expected {} {}", kind_name(o.kind), kind_name(want_kind), where);
-    if (active_) ++fig_.kinds[std::size_t(o.kind) % 6];
+    if (active_) ++fig_.kinds[std::size_t(o.kind) % kKinds];
+
+    // A pool step advances the RUN's element steps (checked above).
+    if (next == Next::pool && o.pop && active_) {
+      ++fig_.pool_steps;
+      last_token_ = t_;
+      ++macs_;
+      if (macs_ == len_ * n_ctx_) {
+        // Without feeder and pooling-unit stalls the steps are back to back from the cycle after the start.
+        const std::int64_t want = run_start_ + std::int64_t(len_) * n_ctx_;
+        if (lanes_src_.on == 1.0 && pool_src_.on == 1.0 && t_ != want)
+          log_.fail("stall-free pooling RUN issued its last step in cycle {}, expected {} {}", t_ - run_start_,
+                    want - run_start_, where);
+        finish_at_ = t_ + (r_.chance(0.3) ? r_.uniform(1, 2) : r_.uniform(1, 60));
+      }
+    }
 
     // Advance the RUN's progress by what was issued (checked above).
     if (issued && active_) {
@@ -333,7 +394,8 @@ private:
     // RUN start and end over the edge.
     if (d.finish) {
       if (!active_ || macs_ != len_ * n_ctx_) log_.fail("the bench finished a RUN that was not drained {}", where);
-      log_.expect("window tokens of the RUN (n_ctx + 3)", windows_, n_ctx_ + 3);
+      if (run_.pooling()) log_.expect("window tokens of a pooling RUN", windows_, 0u);
+      else log_.expect("window tokens of the RUN (n_ctx + 3)", windows_, n_ctx_ + 3);
       active_ = false;
       finish_at_ = -1;
       prev_run_last_window_ = last_window_;
@@ -358,12 +420,16 @@ private:
     Drive start_good;
     start_good.start = true;
     start_good.run = good;
-    auto directed = [&](const char* what, bool started, const Drive& bad) {
+    Drive start_pool = start_good;  // a max pooling RUN of 2 windows of 1 element in each of 2 contexts
+    start_pool.run.pool_op = 1;
+    // `started`: after the start of `first` (a convolution RUN unless said otherwise).
+    auto directed = [&](const char* what, bool started, const Drive& bad, const Drive* first = nullptr) {
       do_reset(2);
       if (started) {
-        v_.drive(start_good);
+        const Drive& s = first ? *first : start_good;
+        v_.drive(s);
         (void)v_.out();
-        v_.edge(start_good);
+        v_.edge(s);
         ++fig_.cycles;
       }
       log_.at(fig_.cycles);
@@ -382,6 +448,16 @@ private:
     early_finish.finish = true;
     directed("finish before the last step", true, early_finish);
     directed("finish without a RUN", false, early_finish);
+    Drive pool_preload = start_good;
+    pool_preload.run.pool_op = 1;
+    pool_preload.run.preload = true;
+    directed("pooling RUN with preload", false, pool_preload);
+    Drive pool_groups = start_good;
+    pool_groups.run.pool_op = 2;
+    pool_groups.run.n_kg = 2;
+    directed("pooling RUN with two output-channel groups", false, pool_groups);
+    directed("start while a pooling RUN is active", true, start_good, &start_pool);
+    directed("finish before the last step of a pooling RUN", true, early_finish, &start_pool);
     v_.expect_refusals_end();
     do_reset(2);
   }
@@ -399,10 +475,12 @@ public:
     dut_->rst_ni = d.rst_n;
     dut_->start_i = d.start;
     tb::put_run(*dut_, d.run);
+    dut_->run_pool_op_i = std::uint8_t(d.run.pool_op);
     dut_->lanes_ready_i = d.lanes;
     dut_->weight_ready_i = d.weight;
     dut_->unclaimed_i = std::uint8_t(d.unclaimed);
     dut_->finish_i = d.finish;
+    dut_->pool_ready_i = d.pool_ready;
     dut_->eval();
   }
   void glitch(const Drive& d) { drive(d); }
@@ -413,6 +491,7 @@ public:
     o.swap = dut_->token_swap_o;
     o.window = dut_->token_window_o;
     o.pop = dut_->pop_o;
+    o.weight_pop = dut_->weight_pop_o;
     o.claim = dut_->claim_o;
     o.busy = dut_->busy_o;
     o.kind = Kind(dut_->cycle_kind_o);
@@ -449,6 +528,7 @@ public:
     o.swap = c.token_swap;
     o.window = c.token_window;
     o.pop = c.pop;
+    o.weight_pop = c.weight_pop;
     o.claim = c.claim;
     o.busy = core_.busy();
     o.kind = Kind(int(c.kind));
@@ -479,6 +559,7 @@ private:
     in.lanes_ready = d.lanes;
     in.weight_ready = d.weight;
     in.unclaimed = d.unclaimed;
+    in.pool_ready = d.pool_ready;
     return in;
   }
   SequencerCore core_;
@@ -495,10 +576,12 @@ public:
     dut_.weight_ready_i(weight_);
     dut_.unclaimed_i(unclaimed_);
     dut_.finish_i(finish_);
+    dut_.pool_ready_i(pool_ready_);
     dut_.token_valid_o(valid_);
     dut_.token_swap_o(swap_);
     dut_.token_window_o(window_);
     dut_.pop_o(pop_);
+    dut_.weight_pop_o(weight_pop_);
     dut_.claim_o(claim_);
     dut_.busy_o(busy_);
     dut_.cycle_kind_o(kind_);
@@ -509,6 +592,7 @@ public:
     weight_.write(d.weight);
     unclaimed_.write(d.unclaimed);
     finish_.write(d.finish);
+    pool_ready_.write(d.pool_ready);
   }
   void glitch(const Drive& d) {
     drive(d);
@@ -521,6 +605,7 @@ public:
     o.swap = swap_.read();
     o.window = window_.read();
     o.pop = pop_.read();
+    o.weight_pop = weight_pop_.read();
     o.claim = claim_.read();
     o.busy = busy_.read();
     o.kind = Kind(kind_.read());
@@ -540,7 +625,7 @@ public:
 private:
   Sequencer dut_;
   tb::ScRunInputs in_;
-  sc_core::sc_signal<bool> lanes_, weight_, finish_, valid_, swap_, window_, pop_, claim_,
+  sc_core::sc_signal<bool> lanes_, weight_, finish_, pool_ready_, valid_, swap_, window_, pop_, weight_pop_, claim_,
       busy_;
   sc_core::sc_signal<int> unclaimed_, kind_;
 };
@@ -554,11 +639,11 @@ HwParams width(int cols) {
 #endif
 
 std::string figures(const Figures& f) {
-  return fmt::format("{} RUNs (+{} cut by a reset), {} tokens, {} glitches, {} directed, {} cycles; classes mac {} "
-                     "feeder {} weight {} context {} pipeline {}; {} RUNs opened their first window < COLS after "
-                     "the previous RUN's last",
-                     f.runs, f.runs_reset, f.tokens, f.glitches, f.directed, f.cycles, f.kinds[1], f.kinds[2],
-                     f.kinds[3], f.kinds[4], f.kinds[5], f.short_gaps);
+  return fmt::format("{} RUNs (+{} cut by a reset; {} pooling RUNs drawn), {} tokens, {} pool steps, {} glitches, "
+                     "{} directed, {} cycles; classes mac {} feeder {} weight {} context {} pipeline {} pool {}; {} "
+                     "RUNs opened their first window < COLS after the previous RUN's last",
+                     f.runs, f.runs_reset, f.pool_runs, f.tokens, f.pool_steps, f.glitches, f.directed, f.cycles,
+                     f.kinds[1], f.kinds[2], f.kinds[3], f.kinds[4], f.kinds[5], f.kinds[6], f.short_gaps);
 }
 
 }  // namespace

@@ -58,6 +58,7 @@ std::string stats_diff(const hw::AcceleratorStats& a, const hw::AcceleratorStats
   cmp("dram_stall", a.dram_stall, b.dram_stall);
   cmp("tail", a.tail, b.tail);
   cmp("mac_cycles", a.mac_cycles, b.mac_cycles);
+  cmp("pool_cycles", a.pool_cycles, b.pool_cycles);
   cmp("feeder_stall", a.feeder_stall, b.feeder_stall);
   cmp("weight_stall", a.weight_stall, b.weight_stall);
   cmp("context_stall", a.context_stall, b.context_stall);

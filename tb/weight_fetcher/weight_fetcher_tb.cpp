@@ -5,7 +5,8 @@
 // RUN in MAC-step order (kg, context, step) and the spec's read rule (a read issues while reads
 // are left and count + inflight < WFD; its word enters the FIFO at the next edge). Every cycle
 // valid_o, busy_o, the head word and the number of SRAM reads are checked; after each RUN the
-// read count statistic; then directed protocol errors must be refused.
+// read count statistic. Pooling RUNs (section 16) read nothing: the fetcher must stay idle with an
+// empty FIFO. Then directed protocol errors must be refused.
 //   weight_fetcher_tb [--view core|sc|all] [--seed N] [--runs N] [--long]   the C++ core (on an
 //         SRAM bank) and the SystemC module in bank mode and in port mode, for COLS 16, 4, 5, 3, 1
 //   weight_fetcher_rtl_tb_<cfg> [--config FILE] [--seed N] [--runs N] [--long]   weight_fetcher.sv
@@ -73,6 +74,7 @@ struct PortModel {
 
 struct Figures {
   std::uint64_t cycles = 0, runs = 0, runs_reset = 0, pops = 0, held_reads = 0, fifo_full = 0, directed = 0;
+  std::uint64_t pool_runs = 0;  // pooling RUNs (no reads)
 };
 
 template <class View>
@@ -124,6 +126,11 @@ private:
       r.n_kx = std::uint32_t(r_.uniform(1, 3));
       if (r_.chance(0.1)) r.n_c = r.n_ky = r.n_kx = 1;  // one-step contexts
     }
+    if (r_.chance(0.1)) {
+      // A pooling RUN (max or average, one group): the fetcher reads nothing.
+      r.pool_op = std::uint32_t(r_.uniform(1, 2));
+      r.n_kg = 1;
+    }
     return r;
   }
 
@@ -132,10 +139,17 @@ private:
     reads_base_ = v_.reads();
   }
 
-  // One cycle with no RUN of interest: junk fields, no pop; nothing may happen.
-  void idle_cycle() {
+  // RUN fields while start is low: any value (the fetcher must not look at them).
+  Drive junk_drive() {
     Drive d;
     d.run = tb::junk_run(r_);
+    d.run.pool_op = std::uint32_t(r_.uniform(0, 3));
+    return d;
+  }
+
+  // One cycle with no RUN of interest: junk fields, no pop; nothing may happen.
+  void idle_cycle() {
+    Drive d = junk_drive();
     log_.at(fig_.cycles);
     v_.drive(d);
     log_.expect("valid_o (idle)", v_.valid(), false);
@@ -156,15 +170,17 @@ private:
     for (int gap = r_.uniform(0, 3); gap > 0; --gap) idle_cycle();
     const RunDesc run = random_shape();
     const int len = int(run.steps_per_context());
-    std::vector<int> expected;  // word addresses in pop order
-    for (std::uint32_t g = 0; g < run.n_kg; ++g)
+    std::vector<int> expected;  // word addresses in pop order (none for a pooling RUN)
+    for (std::uint32_t g = 0; g < (run.pooling() ? 0 : run.n_kg); ++g)
       for (std::uint32_t ctx = 0; ctx < run.n_cy * run.n_cx; ++ctx)
         for (int step = 0; step < len; ++step) expected.push_back(int(g) * len + step);
     static const double kPopProbs[] = {1.0, 1.0, 0.9, 0.5, 0.2};
     const double pop_prob = kPopProbs[r_.uniform(0, 4)];
     const std::int64_t reset_after = r_.chance(0.04) ? r_.uniform(1, int(expected.size()) + 10) : -1;
-    log_.note("RUN kg {} cy {} cx {} c {} ky {} kx {}: {} words, pop rate {}", run.n_kg, run.n_cy, run.n_cx, run.n_c,
-              run.n_ky, run.n_kx, expected.size(), pop_prob);
+    log_.note("RUN kg {} cy {} cx {} c {} ky {} kx {} pool_op {}: {} words, pop rate {}", run.n_kg, run.n_cy, run.n_cx,
+              run.n_c, run.n_ky, run.n_kx, run.pool_op, expected.size(), pop_prob);
+    // A pooling RUN is watched for a while: no read, no word, never busy.
+    const std::int64_t min_cycles = run.pooling() ? r_.uniform(2, 12) : 1;
 
     // The spec's read rule, cycle by cycle: words in the FIFO, reads left, a read in flight.
     int count = 0, reads_left = int(expected.size());
@@ -173,16 +189,16 @@ private:
     std::size_t next = 0;
     const std::uint64_t reads_at_start = v_.reads();
     tb::Watchdog dog(2000);
-    for (std::int64_t c = 0; next < expected.size() || inflight || reads_left > 0 || c == 0; ++c) {
+    for (std::int64_t c = 0; next < expected.size() || inflight || reads_left > 0 || c < min_cycles; ++c) {
       if (too_many()) return;
       if (c == reset_after) {
         ++fig_.runs_reset;
         do_reset(r_.uniform(1, 2));
         return;
       }
-      Drive d;
+      Drive d = junk_drive();
       d.start = c == 0;
-      d.run = d.start ? run : tb::junk_run(r_);
+      if (d.start) d.run = run;
       log_.at(fig_.cycles);
       v_.drive(d);
       // Moore outputs of this cycle against the model (the first cycle: nothing yet).
@@ -218,6 +234,7 @@ private:
       if (!dog.tick(log_, "the RUN's words")) return;
     }
     ++fig_.runs;
+    if (run.pooling()) ++fig_.pool_runs;
     std::uint64_t stat = 0;
     if (v_.stat_reads(stat)) log_.expect("sram_reads() statistic", stat, v_.reads() - reads_base_);
   }
@@ -278,6 +295,7 @@ public:
     dut_->rst_ni = d.rst_n;
     dut_->start_i = d.start;
     tb::put_run(*dut_, d.run);
+    dut_->run_pool_op_i = std::uint8_t(d.run.pool_op);
     dut_->pop_i = d.pop;
     for (int e = 0; e < p_.cols; ++e) tb::put_elem(dut_->weight_rdata_i, e, p_.elem_bits, port_.rdata[std::size_t(e)]);
     dut_->eval();
@@ -426,9 +444,9 @@ private:
 #endif
 
 std::string figures(const Figures& f) {
-  return fmt::format("{} RUNs ({} cut by a reset), {} words popped, {} directed cases, {} cycles ({} with a read held "
-                     "back by the FIFO rule, {} with the FIFO full)",
-                     f.runs, f.runs_reset, f.pops, f.directed, f.cycles, f.held_reads, f.fifo_full);
+  return fmt::format("{} RUNs ({} cut by a reset, {} pooling RUNs without reads), {} words popped, {} directed cases, "
+                     "{} cycles ({} with a read held back by the FIFO rule, {} with the FIFO full)",
+                     f.runs, f.runs_reset, f.pool_runs, f.pops, f.directed, f.cycles, f.held_reads, f.fifo_full);
 }
 
 }  // namespace

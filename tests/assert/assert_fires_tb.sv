@@ -40,7 +40,7 @@ module assert_fires_tb;
   logic [WCols-1:0] w_wmask;
   weight_fetcher u_wf (
     .clk_i(clk), .rst_ni(rst_n), .start_i(1'b0),
-    .run_n_kg_i('0), .run_n_cy_i('0), .run_n_cx_i('0), .run_n_c_i('0), .run_n_ky_i('0), .run_n_kx_i('0),
+    .run_n_kg_i('0), .run_n_cy_i('0), .run_n_cx_i('0), .run_n_c_i('0), .run_n_ky_i('0), .run_n_kx_i('0), .run_pool_op_i('0),
     .weight_req_o(w_req), .weight_we_o(w_we), .weight_addr_o(w_addr), .weight_wdata_o(w_wdata),
     .weight_wmask_o(w_wmask), .weight_rdata_i('0), .has_word_o(w_has), .word_o(w_word), .pop_i(w_pop),
     .busy_o(w_busy)

@@ -288,6 +288,38 @@ TEST_CASE("list without the built-in default's file shows the built-in once and 
   CHECK(first_words(s.at("sweeps")) == std::vector<std::string>{"none"});
 }
 
+TEST_CASE("run --op pools on the pooling unit: the chip report, bit-exact with the golden pooling", "[cli][pool]") {
+  // The SystemC model (the default model) and the analytic model on the same layer: the same
+  // program, the same cycle classes within the analytic model's tolerance, the chip's output equal
+  // to the golden pooling bit for bit.
+  const fs::path sc = scratch_dir() / "pool_sc.json", an = scratch_dir() / "pool_an.json";
+  const std::string layer = "--layer N=1,C=20,H=17,W=21,k=3,s=2,p=1,ceil=1 --operands specials --seed 4";
+  const Result r = run_flycol("run --op maxpool " + layer + " --report " + sc.string());
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("bit-exact with the golden pooling") != std::string::npos);
+  const YAML::Node j = YAML::LoadFile(sc.string());
+  CHECK(j["model"].as<std::string>() == "sc");
+  CHECK(j["check"]["golden_bit_exact"].as<bool>());
+  CHECK(j["check"]["mismatches"].as<int>() == 0);
+  CHECK(j["program"]["runs"].as<int>() >= 1);
+  CHECK(j["stats"]["pool_cycles"].as<std::uint64_t>() > 0);
+  CHECK(j["stats"]["mac_cycles"].as<std::uint64_t>() == 0);
+  const std::uint64_t cycles = j["cycles"].as<std::uint64_t>();
+  CHECK(cycles > j["stats"]["pool_cycles"].as<std::uint64_t>());
+  const Result a = run_flycol("run --op maxpool --model analytic " + layer + " --report " + an.string());
+  INFO(a.out << a.err);
+  REQUIRE(a.code == 0);
+  const YAML::Node ja = YAML::LoadFile(an.string());
+  CHECK(ja["stats"]["pool_cycles"].as<std::uint64_t>() == j["stats"]["pool_cycles"].as<std::uint64_t>());
+  CHECK(double(ja["cycles"].as<std::uint64_t>()) == Approx(double(cycles)).epsilon(0.05));
+  // Average pooling with count_include_pad on the int8 configuration.
+  const Result i8 = run_flycol("run --op avgpool --config int8 --layer N=2,C=5,H=9,W=7,k=3,s=2,p=1,include_pad=1");
+  INFO(i8.out << i8.err);
+  CHECK(i8.code == 0);
+  CHECK(i8.out.find("bit-exact with the golden pooling") != std::string::npos);
+}
+
 TEST_CASE("run --op pools on the golden model and refuses what does not apply", "[cli][pool]") {
   // Every pooling op, with the options that matter; the report has the documented keys.
   const fs::path rep = scratch_dir() / "pool.json";
@@ -308,8 +340,11 @@ TEST_CASE("run --op pools on the golden model and refuses what does not apply", 
     INFO(spec << "\n" << g.out << g.err);
     CHECK(g.code == 0);
   }
-  // Only the golden model pools, and options of convolutions are refused by name.
-  check_usage_error(scratch_dir(), "run --op maxpool --layer C=3,H=8,W=8,k=2", {"--model", "golden model only", "issue 18"});
+  // What the pooling unit cannot run is refused by key; options of convolutions by name.
+  check_usage_error(scratch_dir(), "run --op avgpool --model sc --layer C=3,H=8,W=8,k=2,d=2", {"--layer", "'d'", "no dilation"});
+  check_usage_error(scratch_dir(), "run --op maxpool --model analytic --layer C=1,H=8,W=100,ky=1,kx=5,dy=1,dx=20",
+                    {"feeder.pattern_bits", "81 columns"});
+  check_usage_error(scratch_dir(), "run --op maxpool --model verilog --layer C=3,H=8,W=8,k=2", {"--model", "golden, analytic"});
   check_usage_error(scratch_dir(), "run --op maxpool --model golden --layer C=3,H=8,W=8,K=3,k=2", {"'K'", "keeps the channels"});
   check_usage_error(scratch_dir(), "run --op maxpool --model golden --layer C=3,H=8,W=8,k=2,include_pad=1",
                     {"include_pad", "avgpool only"});

@@ -6,8 +6,9 @@
 #              output_0.npy --check`: bit-exact with the golden model and within the derived FP16
 #              accumulation bound of ONNX's expected output. With -DWEIGHTS_FROM_IMPORT=ON the
 #              weights (and bias) are the model's initializers, written by `flycol import --weights-dir`.
-# MODE pool:   ONNX's input_0.pb converted to .npy, then `flycol run --op OP --model golden --ifmap
-#              --layer LAYER --expect output_0.npy --check` (pooling, issue 18: the golden model).
+# MODE pool:   ONNX's input_0.pb converted to .npy, then `flycol run --op OP --model MODEL --ifmap
+#              --layer LAYER --expect output_0.npy --check` (pooling, issue 18: the golden model, or
+#              the pooling unit, whose output must also equal the golden pooling's bit for bit).
 # MODE import: `flycol import` of model.onnx (a weight that is a graph input, as in ONNX's node
 #              tests, bound to input_1.pb with --constant) must give the layer LAYER (when given), and
 #              `flycol net --onnx` on ONNX's input must match ONNX's expected output.
