@@ -70,7 +70,7 @@ const SequencerCore::Out& SequencerCore::eval(const In& in) {
           } else {
             step_d_ = 0;
             ctx_d_ = ctx_q_ + 1;
-            if (ctx_q_ + 1 == n_ctx_) phase_d_ = Phase::drain;
+            if (ctx_d_ == n_ctx_) phase_d_ = Phase::drain;  // the RUN's last element
           }
         }
         break;

@@ -160,6 +160,9 @@ private:
 
   // Section 8: every context (g, cy, cx), every lane r and column col, reduction over c, y, x.
   void run(const hw::RunDesc& r) {
+    // The pooling RUN (section 16) is checked on the SystemC model and the RTL against the golden
+    // pooling (tb/top/pool_tb.cpp); this oracle models convolutions only and says so.
+    if (r.pooling()) fail("is a pooling RUN (pool_op != 0): the interpreter models convolution RUNs only");
     Buffer& ib = pick(ifmap_, r.ifmap_buf, "ifmap");
     Buffer& wb = pick(weights_, r.weight_buf, "weight");
     Buffer& pb = pick(psums_, r.psum_buf, "psum");

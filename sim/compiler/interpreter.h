@@ -14,7 +14,9 @@ namespace flycol {
 // e.g. from build_dram_image). Wait thresholds are ignored: check_hazards() proves that stream
 // order is the only order the hardware can observe. Throws std::logic_error when a command
 // would read SRAM data that no command defined (outside the last load's stream, or a partial sum
-// that was never written), address outside a buffer or the DRAM image, or has a malformed field.
+// that was never written), address outside a buffer or the DRAM image, or has a malformed field,
+// and for a pooling RUN, which it does not model (pooling programs are checked on the cycle models
+// against the golden pooling).
 void interpret(const Program& p, std::vector<std::uint8_t>& dram);
 
 }  // namespace flycol

@@ -14,6 +14,7 @@ const BlockMap& BlockMap::standard() {
         {"feeder", "data feeder"},
         {"weight_fetcher", "weight fetcher"},
         {"psum_manager", "partial-sums manager"},
+        {"pool_unit", "pooling unit"},
         {"control", "controller, sequencer and DMA"},
     };
     b.parts_ = {
@@ -45,6 +46,9 @@ const BlockMap& BlockMap::standard() {
         {"psum_manager/queues", "preload and result queues", "fifo.sv inside the partial-sums manager"},
         {"psum_manager/array_links", "preload skew, result de-skew, row windows",
          "array.sv: the registers that skew preload words into and results out of the reserve chains"},
+        {"pool_unit/lanes", "pool lanes", "pool_lane.sv, one per array row: comparator, exact sum, divider"},
+        {"pool_unit/framing", "window framing and divisors",
+         "pool_unit.sv: window and context counters, each lane's divisor"},
         {"control/controller", "controller", "controller.sv with its command queues"},
         {"control/sequencer", "sequencer (issue stage)", "sequencer.sv"},
         {"control/dma", "DMA engines and memory arbiter", "dma.sv and below"},
@@ -67,6 +71,8 @@ const BlockMap& BlockMap::standard() {
         {"fifo", "weight_fetcher", "weight_fetcher/fifo"},
         {"psum_manager", "", "psum_manager/manager"},
         {"fifo", "psum_manager", "psum_manager/queues"},
+        {"pool_unit", "", "pool_unit/framing"},
+        {"pool_lane", "", "pool_unit/lanes"},
     };
     b.carve_ = {
         {"array", "feeder/feed_registers",

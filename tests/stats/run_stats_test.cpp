@@ -50,7 +50,7 @@ TEST_CASE("RunStats JSON writer: the report layout, by hand", "[stats]") {
         "{\"model\": \"sc\", \"cycles\": 1000, "
         "\"stalls\": {\"feeder\": 60, \"weights\": 50, \"context_switch\": 40, \"pipeline\": 50, \"dram\": 70, "
         "\"tail\": 30}, "
-        "\"mac_cycles\": 700, \"gated_macs\": 12345, "
+        "\"mac_cycles\": 700, \"pool_cycles\": 0, \"gated_macs\": 12345, "
         "\"sram\": {\"ifmap\": {\"reads\": 11, \"writes\": 1}, \"weights\": {\"reads\": 22, \"writes\": 2}, "
         "\"psums\": {\"reads\": 33, \"writes\": 3}}, "
         "\"dram_bytes\": {\"ifmap\": 4096, \"weights\": 512, \"psums_in\": 64, \"ofmap\": 2048, \"total\": 6720}}");
@@ -60,7 +60,7 @@ TEST_CASE("RunStats JSON writer: the flat layout of network reports, by hand", "
   Json j = Json::object();
   write_stats_json(j, hand_filled(), StatsKeys::flat);
   CHECK(j.dump(0) ==
-        "{\"cycles\": 1000, \"mac_cycles\": 700, \"feeder_stall\": 60, \"weight_stall\": 50, \"context_stall\": 40, "
+        "{\"cycles\": 1000, \"mac_cycles\": 700, \"pool_cycles\": 0, \"feeder_stall\": 60, \"weight_stall\": 50, \"context_stall\": 40, "
         "\"pipeline\": 50, \"dram_stall\": 70, \"tail\": 30, "
         "\"dram_bytes\": {\"ifmap\": 4096, \"weights\": 512, \"psums_in\": 64, \"ofmap\": 2048, \"total\": 6720}, "
         "\"sram\": {\"ifmap\": {\"reads\": 11, \"writes\": 1}, \"weights\": {\"reads\": 22, \"writes\": 2}, "

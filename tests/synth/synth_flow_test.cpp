@@ -37,27 +37,40 @@ struct Budget {
 // (was 52,661). Controller, sequencer and DMA moved with LOAD_IFMAP's pad_value (issue 18: 16 more
 // bits in every command register and queue entry, the loaders' pad registers and their
 // multiplexers): fornt16 253,127 NAND2 eq. (was 250,090), small 233,844 (just over its old 233,500).
+// The pooling unit joined the top (issue 18): its own block, fornt16 87,539 NAND2 eq. (16 lanes
+// 64,214 and the framing with the divisors), small 25,857; the partial-sums manager moved with the
+// pooling RUN's result port, its channel-major addressing and the pooling total n_c*n_cy*n_cx at
+// the start: fornt16 106,857 (was about 101k), small 22,133 (was about 16.6k: the total's
+// multipliers weigh more in the small manager).
+
 const std::map<std::string, std::map<std::string, Budget>> kBudgets = {
     {"fornt16",
      {{"pe_array", {746000, 979000}},
       {"feeder", {80500, 106000}},
       {"weight_fetcher", {21500, 28500}},
-      {"psum_manager", {80000, 106000}},
+      {"psum_manager", {85500, 112200}},
+      {"pool_unit", {70000, 92000}},
       {"control", {202500, 266000}}}},
     {"small",
      {{"pe_array", {46300, 60800}},
       {"feeder", {13000, 17200}},
       {"weight_fetcher", {8200, 10800}},
-      {"psum_manager", {13200, 17500}},
+      {"psum_manager", {17700, 23250}},
+      {"pool_unit", {20700, 27150}},
       {"control", {187000, 245500}}}},
 };
 
-// One binary16 pool lane (hw/pool/pool_lane.sv, issue 18; small and fornt16 are both fp16),
-// synthesized alone: 3,997 NAND2 eq. and 182 flip-flops on fornt16 in its first run.
+// One binary16 pool lane (hw/pool/pool_lane.sv, issue 18; small and fornt16 are both fp16):
+// 3,997 NAND2 eq. and 182 flip-flops on fornt16 synthesized alone in its first run, 3,955 inside the
+// top (the pooling unit's part pool_unit/lanes over ROWS).
 constexpr Budget kPoolLane = {3200, 4200};
 
-// Depth budget of the longest path (cells): the FP16 FMA's accumulate loop.
-constexpr int kMaxDepth = 90;
+// Depth budget of the longest path (cells). It was the FP16 FMA's accumulate loop and the index
+// counters (84 cells); since the pooling unit joined the top it is the unit's divisor path: the
+// window position's last-element compare, the 9 x 9-bit product and the lane's divider load (100
+// cells on fornt16, 105 on small). A registered last flag and a divisor computed a cycle ahead would
+// take it back under 90 (issue 18's open work); until then the budget holds it where it is.
+constexpr int kMaxDepth = 110;
 
 double yosys_total(const std::string& stat_path) {
   std::ifstream in(stat_path);
@@ -105,22 +118,24 @@ void check_config(const std::string& name) {
                                   std::uint64_t(cfg.weights.words()) * cfg.weights.word_bits +
                                   std::uint64_t(cfg.psums.words()) * cfg.psums.word_bits);
   CHECK(r.sram_bits() == bits);
-  // The planned pooling unit: ROWS pool lanes synthesized alone, outside the logic total.
-  REQUIRE(r.planned.size() == 1);
-  const synth::PlannedBlock& pool = r.planned[0];
-  CHECK(pool.id == "pool_unit");
-  CHECK(pool.copies == cfg.array.rows);
-  INFO("pool lane: " << pool.one.area << " NAND2 eq, budget " << kPoolLane.lo << " .. " << kPoolLane.hi);
-  CHECK(pool.one.area >= kPoolLane.lo);
-  CHECK(pool.one.area <= kPoolLane.hi);
-  CHECK(pool.one.flops > 0);
-  CHECK(pool.all.area == Approx(pool.one.area * cfg.array.rows));
+  // The pooling unit is in the top (no planned block left): ROWS pool lanes, each inside the
+  // budget of one lane, and its framing logic.
+  CHECK(r.planned.empty());
+  const synth::PartReport* lanes = r.part("pool_unit/lanes");
+  const synth::PartReport* framing = r.part("pool_unit/framing");
+  REQUIRE(lanes);
+  REQUIRE(framing);
+  const double per_lane = lanes->figures.area / cfg.array.rows;
+  INFO("pool lane: " << per_lane << " NAND2 eq on average, budget " << kPoolLane.lo << " .. " << kPoolLane.hi);
+  CHECK(per_lane >= kPoolLane.lo);
+  CHECK(per_lane <= kPoolLane.hi);
+  CHECK(framing->figures.area > 0);
+  CHECK(framing->figures.area < lanes->figures.area);
   // The report reads back as the cache does.
   const synth::SynthReport back = synth::SynthReport::from_json_text(r.to_json(true).dump(), "round trip");
   CHECK(back.logic_nand2_eq() == Approx(r.logic_nand2_eq()));
   CHECK(back.instances.size() == r.instances.size());
-  REQUIRE(back.planned.size() == 1);
-  CHECK(back.planned[0].all.area == Approx(pool.all.area));
+  CHECK(back.planned.empty());
   std::error_code ec;
   fs::remove_all(work, ec);
 }
