@@ -19,56 +19,279 @@ namespace {
 constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// A DMA command works from the cycle after its start; a load's last response comes `latency`
-// cycles after its last transfer and is packed in the next cycle.
-constexpr double kLead = 1.0;
+// A load completes in the cycle after its last response, which comes `latency` cycles after the
+// channel has transferred the load's last byte.
 constexpr double kLoadTail = 1.0;  // plus the DRAM latency
+// A load's chunk stays in its queue from its push until the cycle after its response: the DRAM
+// latency, the wait for the bytes queued before it in the channel, and these cycles.
+constexpr double kChunkResidence = 2.0;
 
+// A DMA command while it issues memory requests. Its requests are spread evenly over its issue
+// phase; bytes, requests and chunks are in the command's proportions (DmaWork).
 struct Flow {
   int cmd = -1;
   DmaWork work;
-  double left = 1.0;   // share of the command's work still to do
+  double left = 1.0;   // share of the command's requests still to issue
   double speed = 0;    // share per cycle under the current allocation
-  double alone = 0;    // the speed it would have by itself
-  double active_from = 0;  // cycle its transfer starts
-  double tail = 0;         // cycles after the transfer until the command completes
-  bool transferring() const { return cmd >= 0 && left > 0; }
+  double own = 0;      // the share per cycle the engine issues by itself (idle channel)
+  // own, or less while its chunk queue waits for a busy channel or the other engine takes turns
+  // at the port (Memory::reallocate)
+  double limit = 0;
+  double active_from = 0;  // cycle its first request fires
+  // A load's chunk queue: the channel backlog its chunks wait for, until they have left.
+  double held_q = 0, held_until = 0;
+  // Cycles from the transfer of its last byte (a load) or its last request (a store) to its
+  // completion: calibrated so that alone the command takes exactly its replayed duration.
+  double tail = 0;
+  double request_bytes() const { return double(work.bytes) / double(work.requests); }
+  bool issuing() const { return cmd >= 0 && left > 0; }
 };
 
-// Shares the channel (bw bytes per cycle) and the port (one request per cycle) between the two
-// engines. The arbiter alternates when both request, so unconstrained flows get equal request
-// rates; a flow limited by itself keeps its own speed and leaves the rest to the other.
+// Shares the memory port (one request per cycle) and, while the channel takes no more than it
+// transfers, its bandwidth `bw` (bytes per cycle; infinite while it has room) between the engines.
+// The arbiter alternates when both request, so unconstrained flows get equal request rates; a flow
+// limited by itself keeps its own speed and leaves the rest to the other.
 void allocate(Flow* a, Flow* b, double bw) {
   if (!a && !b) return;
   if (!a || !b) {
     Flow* f = a ? a : b;
-    f->speed = f->alone;
+    f->speed = std::min(f->limit, bw / double(f->work.bytes));
     return;
   }
-  a->speed = a->alone;
-  b->speed = b->alone;
+  a->speed = a->limit;
+  b->speed = b->limit;
   const double bytes = a->speed * double(a->work.bytes) + b->speed * double(b->work.bytes);
   const double reqs = a->speed * double(a->work.requests) + b->speed * double(b->work.requests);
   if (bytes <= bw * (1 + 1e-12) && reqs <= 1 + 1e-12) return;
-  if (a->work.requests == 0 || b->work.requests == 0) return;  // a zero-only load uses neither
   const double qa = double(a->work.requests), qb = double(b->work.requests);
   const double ba = double(a->work.bytes), bb = double(b->work.bytes);
   const double x = std::min(bw / (ba / qa + bb / qb), 0.5);  // requests per cycle, each
   const auto rest = [&](Flow* capped, Flow* other) {
     const double qo = double(other->work.requests), bo = double(other->work.bytes);
-    double s = std::min(other->alone, (1.0 - capped->speed * double(capped->work.requests)) / qo);
-    if (bo > 0) s = std::min(s, (bw - capped->speed * double(capped->work.bytes)) / bo);
+    double s = std::min(other->limit, (1.0 - capped->speed * double(capped->work.requests)) / qo);
+    s = std::min(s, (bw - capped->speed * double(capped->work.bytes)) / bo);
     other->speed = std::max(s, 0.0);
   };
-  if (x / qa >= a->alone) {
+  if (x / qa >= a->limit) {
     rest(a, b);
-  } else if (x / qb >= b->alone) {
+  } else if (x / qb >= b->limit) {
     rest(b, a);
   } else {
     a->speed = x / qa;
     b->speed = x / qb;
   }
 }
+
+// The memory port and the DRAM channel of sim/dram as fluids, with the two DMA engines' flows
+// (0: LD, 1: PS). The channel holds q bytes accepted and not yet transferred, in order, and
+// transfers bw per cycle. It takes a request while fewer than `backlog` bytes wait, so requests
+// fill it to about `cap` = backlog + a request's bytes; a full channel takes only what it
+// transfers, shared by the arbiter. So a request waits only for the bytes queued before it: a
+// command that starts behind another one's backlog waits for it, and one whose requests are all
+// in is not slowed by what comes after. A load's responses wait for what is queued before them,
+// and its chunk queue (QD chunks) holds it back when they wait long.
+class Memory {
+public:
+  explicit Memory(const DramTiming& t)
+      : bw_(t.bytes_per_cycle), backlog_(double(t.backlog_bytes)), latency_(double(t.latency_cycles)) {}
+
+  Flow flow[2];
+  double now = 0;  // flows and channel advanced up to here
+  double q = 0;
+
+  double bw() const { return bw_; }
+  bool active(int i) const { return flow[i].issuing() && flow[i].active_from <= now + 1e-9; }
+
+  void reallocate() {
+    Flow* a = active(0) ? &flow[0] : nullptr;
+    Flow* b = active(1) ? &flow[1] : nullptr;
+    cap_ = kInf;
+    over_ = false;
+    queue_held_ = false;
+    if (!a && !b) return;
+    double sum = 0, demand = 0;
+    for (Flow* f : {a, b})
+      if (f) {
+        sum += f->request_bytes();
+        f->limit = f->own;
+        // A load's chunk queue (QD chunks) holds it back when its chunks wait long: at most QD
+        // chunks per residence. The chunks in the queue wait for the channel as it was when they
+        // were pushed: the fullest channel of the last residence counts until they have left. A
+        // queue that holds every chunk of the command never fills; and where the own rate (the
+        // replay, idle channel) beats the bound of an idle channel, the chunks do not all wait
+        // (zero chunks at the head, bursts shorter than the queue): the rate is then scaled.
+        if (!f->work.write && f->work.chunks > std::uint64_t(hw::kChunkQueueDepth)) {
+          const double base = latency_ + kChunkResidence;
+          if (f->held_until <= now + 1e-9 || q >= f->held_q) {
+            f->held_q = q;
+            f->held_until = q > 0 ? now + base + q / bw_ : 0.0;
+          }
+          const double idle = double(hw::kChunkQueueDepth) / (double(f->work.chunks) * base);
+          const double held = idle * base / (base + f->held_q / bw_) * std::max(1.0, f->own / idle);
+          if (held < f->limit) {
+            f->limit = held;
+            queue_held_ = true;
+          }
+        }
+      }
+    if (a && b) contend(*a, *b);
+    for (Flow* f : {a, b})
+      if (f) demand += f->limit * double(f->work.bytes);
+    cap_ = backlog_ + sum / double((a ? 1 : 0) + (b ? 1 : 0));
+    if (q > cap_ * (1 + 1e-9)) {
+      over_ = true;
+      for (Flow* f : {a, b})
+        if (f) f->speed = 0;
+      return;
+    }
+    allocate(a, b, q >= cap_ * (1 - 1e-9) && demand > bw_ ? bw_ : kInf);
+  }
+
+  // Both engines request: the arbiter alternates, so a request that follows the engine's own
+  // request of the previous cycle waits a cycle whenever the other engine requests too (zero
+  // chunks and waits for responses leave the port to the other engine). Each engine's cycles per
+  // unit of work grow by its back-to-back requests times the share of cycles in which the other
+  // one requests (waiting included); a few fixed-point steps settle both.
+  static void contend(Flow& a, Flow& b) {
+    const double ta = 1.0 / a.limit, tb = 1.0 / b.limit;
+    const double da = double(a.work.back_to_back), db = double(b.work.back_to_back);
+    const double na = double(a.work.requests), nb = double(b.work.requests);
+    double pa = std::min(1.0, na / ta), pb = std::min(1.0, nb / tb);
+    double ca = ta, cb = tb;
+    for (int k = 0; k < 8; ++k) {
+      ca = ta + da * pb;
+      cb = tb + db * pa;
+      pa = std::min(1.0, (na + da * pb) / ca);
+      pb = std::min(1.0, (nb + db * pa) / cb);
+    }
+    a.limit = 1.0 / ca;
+    b.limit = 1.0 / cb;
+  }
+
+  double inflow() const {
+    double r = 0;
+    for (int i : {0, 1})
+      if (active(i)) r += flow[i].speed * double(flow[i].work.bytes);
+    return r;
+  }
+
+  // The next time the rates change by themselves: an issue phase that starts or ends (`which` 0
+  // or 1), or the channel that fills up to its cap, drains down to it, or empties while a chunk
+  // queue waits for it (`which` 2). kInf if none.
+  double next_event(int* which) const {
+    double next = kInf;
+    *which = -1;
+    for (int i : {0, 1}) {
+      const Flow& f = flow[i];
+      if (f.cmd < 0) continue;
+      // An issue phase that rounding finished while advancing to a dispatch cycle ends now.
+      const double at = f.left <= 0                    ? now
+                        : f.active_from > now + 1e-9 ? f.active_from
+                        : f.speed > 0                ? now + f.left / f.speed
+                                                     : kInf;
+      if (at < next) {
+        next = at;
+        *which = i;
+      }
+    }
+    const double in = inflow();
+    double at = kInf;
+    int kind = 2;
+    if (over_) {
+      at = now + (q - cap_) / bw_;
+    } else if (in > bw_ * (1 + 1e-12) && q < cap_) {
+      at = now + (cap_ - q) / (in - bw_);
+    } else if (queue_held_ && q > 0 && in < bw_) {
+      at = now + q / (bw_ - in);  // the channel empties
+    }
+    for (int i : {0, 1})  // a held queue's chunks of a fuller channel have left
+      if (active(i) && flow[i].held_until > now + 1e-9 && flow[i].held_until < at) {
+        at = flow[i].held_until;
+        kind = 3;
+      }
+    if (at < next) {
+      next = at;
+      *which = kind;
+    }
+    return next;
+  }
+
+  // The channel reached its cap or emptied (next_event's 2), or a held chunk queue's chunks of
+  // a fuller channel have left (3).
+  void channel_event(int which) {
+    if (which == 2 && q > 0) q = q > cap_ * 0.5 ? cap_ : 0.0;
+    reallocate();
+  }
+
+  // Moves flows and channel forward to `to` (no event strictly before it); `traffic(t0, t1,
+  // bytes)` receives what the channel transfers.
+  template <class Traffic>
+  void advance(double to, Traffic&& traffic) {
+    if (to <= now) return;
+    const double dt = to - now, in = inflow();
+    for (int i : {0, 1}) {
+      Flow& f = flow[i];
+      if (!active(i)) continue;
+      f.left -= std::min(f.left, f.speed * dt);
+      if (f.left < 1e-12) f.left = 0;
+    }
+    if (q > 0 && in < bw_ && q < (bw_ - in) * dt) {  // the channel empties within the step
+      const double empty = now + q / (bw_ - in);
+      traffic(now, empty, bw_ * (empty - now));
+      traffic(empty, to, in * (to - empty));
+      q = 0;
+    } else {
+      const double q1 = std::max(0.0, q + (in - bw_) * dt);
+      traffic(now, to, q + in * dt - q1);
+      q = q1;
+    }
+    now = to;
+  }
+
+  // Cycles from now until flow i's completion once its last request is in: a load's last byte
+  // leaves the channel after everything queued before it.
+  double finish(int i) const { return (flow[i].work.write ? 0.0 : q / bw_) + flow[i].tail; }
+
+  // The tail (Flow::tail) that makes `w`, issued from `lead` cycles after its start at its own
+  // rate, take exactly w.alone cycles on an idle channel by the rules above.
+  double calibrate(const DmaWork& w) const {
+    Memory m(*this);
+    m.now = 0;
+    m.q = 0;
+    m.flow[1] = Flow{};
+    Flow& f = m.flow[0];
+    f = Flow{};
+    f.cmd = 0;
+    f.work = w;
+    f.own = 1.0 / double(w.issue);
+    f.active_from = double(w.lead);
+    f.tail = w.write ? 0.0 : latency_ + kLoadTail;
+    m.reallocate();
+    for (int guard = 0; guard < 100000; ++guard) {
+      int which = -1;
+      const double at = m.next_event(&which);
+      if (which < 0) break;
+      m.advance(at, [](double, double, double) {});
+      if (which >= 2) {
+        m.channel_event(which);
+        continue;
+      }
+      if (f.active_from <= m.now + 1e-9 && f.left > 0 && f.left <= f.speed * 1e-6) f.left = 0;
+      if (f.left > 0) {
+        m.reallocate();
+        continue;
+      }
+      return f.tail + double(w.alone) - (m.now + m.finish(0));
+    }
+    throw std::logic_error("analytic model: the DMA flow alone does not finish");
+  }
+
+private:
+  double bw_, backlog_, latency_;
+  double cap_ = kInf;
+  bool over_ = false;        // q above the cap of the requests now offered: nothing is taken until it drains
+  bool queue_held_ = false;  // a load's chunk queue waits for the channel
+};
 
 }  // namespace
 
@@ -86,6 +309,14 @@ const DmaWork& Model::dma(const hw::Command& c) {
   if (it == dma_.end()) {
     DmaWork w = dma_work(c, p_);
     w.alone = alone_cycles(c, p_, timing_);
+    // The engine's own request rate: the same replay on a channel that is never busy.
+    DramTiming unlimited = timing_;
+    unlimited.bytes_per_cycle = 1e6;
+    const DmaReplay own = replay(c, p_, unlimited);
+    w.lead = own.first;
+    w.issue = own.last - own.first + 1;
+    w.back_to_back = own.back_to_back;
+    if (w.requests > 0) w.tail = Memory(timing_).calibrate(w);
     it = dma_.emplace(key, w).first;
   }
   return it->second;
@@ -97,8 +328,6 @@ Result Model::run(const Program& prog, const Options& opt) {
   st.has_gated_macs = false;  // zero gating depends on the operand values, which this model never sees
   const auto& cmds = prog.commands;
   const int n = int(cmds.size());
-  const double bw = timing_.bytes_per_cycle;
-  const double latency = double(timing_.latency_cycles);
 
   std::vector<int> engine(static_cast<std::size_t>(n), 0);
   std::vector<std::int64_t> done(std::size_t(n), -1);
@@ -108,11 +337,10 @@ Result Model::run(const Program& prog, const Options& opt) {
 
   std::deque<int> queue[3];
   int cur[3] = {-1, -1, -1};
-  Flow flows[3];  // flows[0]: LD, flows[2]: PS (index by engine)
   int port = 0;
   std::int64_t port_free = 0;  // the port takes at most one command per cycle
   std::int64_t t = 0;          // next cycle the dispatch logic may act in
-  double now = 0;              // the fluid flows have been advanced up to here
+  Memory mem(timing_);
   int finished = 0;
   std::uint64_t last_run_done = 0;
   bool any_run = false;
@@ -129,28 +357,6 @@ Result Model::run(const Program& prog, const Options& opt) {
       }
     }
     res.traffic.push_back({t0, t1, bytes});
-  };
-
-  const auto reallocate = [&]() {
-    Flow* a = flows[0].transferring() && flows[0].active_from <= now + 1e-9 ? &flows[0] : nullptr;
-    Flow* b = flows[2].transferring() && flows[2].active_from <= now + 1e-9 ? &flows[2] : nullptr;
-    allocate(a, b, bw);
-  };
-
-  // Moves the flows forward to time `to` (no flow finishes or starts strictly before it).
-  const auto advance = [&](double to) {
-    if (to <= now) return;
-    double bytes = 0;
-    for (int e : {0, 2}) {
-      Flow& f = flows[e];
-      if (!f.transferring() || f.active_from > now + 1e-9) continue;
-      const double d = std::min(f.left, f.speed * (to - now));
-      bytes += d * double(f.work.bytes);
-      f.left -= d;
-      if (f.left < 1e-12) f.left = 0;
-    }
-    add_traffic(now, to, bytes);
-    now = to;
   };
 
   const auto threshold_cycle = [&](const hw::Command& c) -> std::int64_t {
@@ -194,42 +400,35 @@ Result Model::run(const Program& prog, const Options& opt) {
       if (th == kNever) continue;
       next = std::min(next, std::max(at, th));
     }
-    // Flow events: a transfer that starts or ends before that cycle.
-    double flow_next = kInf;
-    int flow_engine = -1;
-    for (int e : {0, 2}) {
-      const Flow& f = flows[e];
-      if (f.cmd < 0) continue;
-      // A transfer that rounding finished while advancing to a dispatch cycle ends now.
-      double at = f.left <= 0                    ? now
-                  : f.active_from > now + 1e-9 ? f.active_from
-                  : f.speed > 0                ? now + f.left / f.speed
-                                               : kInf;
-      if (at < flow_next) {
-        flow_next = at;
-        flow_engine = e;
-      }
-    }
-    if (flow_engine >= 0 && flow_next <= double(next)) {
-      advance(flow_next);
-      Flow& f = flows[flow_engine];
-      // What is left is below the resolution of the clock (now is large): the transfer is over.
-      if (f.active_from <= now + 1e-9 && f.left > 0 && f.left <= f.speed * 1e-6) f.left = 0;
-      if (f.active_from > now + 1e-9 || f.left > 0) {
-        // A transfer starts now (or a rounding remainder is left): reallocate and go on.
-        reallocate();
-        if (f.active_from <= now + 1e-9 && f.speed <= 0) throw std::logic_error("analytic model: a DMA flow got no bandwidth");
+    // Memory events: an issue phase that starts or ends before that cycle, or the channel.
+    int which = -1;
+    const double flow_next = mem.next_event(&which);
+    if (which >= 0 && flow_next <= double(next)) {
+      mem.advance(flow_next, add_traffic);
+      if (which >= 2) {
+        mem.channel_event(which);
         continue;
       }
-      // The transfer is over: the command completes after its tail.
-      complete(flow_engine, std::int64_t(std::ceil(now - 1e-9 + f.tail)));
+      Flow& f = mem.flow[which];
+      const int e = which == 0 ? 0 : 2;
+      // What is left is below the resolution of the clock (now is large): the issue phase is over.
+      if (f.active_from <= mem.now + 1e-9 && f.left > 0 && f.left <= f.speed * 1e-6) f.left = 0;
+      if (f.active_from > mem.now + 1e-9 || f.left > 0) {
+        // An issue phase starts now (or a rounding remainder is left): reallocate and go on.
+        mem.reallocate();
+        continue;
+      }
+      // The last request is in: a store completes after its tail, a load once the channel has
+      // transferred everything before and including its last request (in order) and its tail.
+      const std::int64_t d = std::int64_t(std::ceil(mem.now - 1e-9 + mem.finish(which)));
+      complete(e, std::max(d, start[std::size_t(cur[e])] + 1));
       f.cmd = -1;
-      reallocate();
+      mem.reallocate();
       continue;
     }
     if (next == kNever) throw std::logic_error(fmt::format("analytic model: the program deadlocks ({} of {} done)", finished, n));
 
-    advance(double(next));
+    mem.advance(double(next), add_traffic);
     t = next;
     // Cycle t: engines whose command completed before t are idle.
     for (int e = 0; e < 3; ++e)
@@ -265,11 +464,7 @@ Result Model::run(const Program& prog, const Options& opt) {
         any_run = true;
         continue;
       }
-      Flow& f = flows[e];
-      f = Flow{};
-      f.cmd = h;
-      f.work = dma(c);
-      const DmaWork& w = f.work;
+      const DmaWork& w = dma(c);
       switch (w.tensor) {
         case Tensor::ifmap: st.dram.ifmap += w.bytes; st.sram_writes[0] += w.sram_words; break;
         case Tensor::weights: st.dram.weights += w.bytes; st.sram_writes[1] += w.sram_words; break;
@@ -277,17 +472,25 @@ Result Model::run(const Program& prog, const Options& opt) {
         case Tensor::ofmap: st.dram.ofmap += w.bytes; st.sram_reads[2] += w.sram_words; break;
       }
       st.dram_requests += w.requests;
-      // Alone, the command takes exactly alone() cycles: a lead cycle, its transfer, and for a
-      // load the latency of its last response. The transfer is what another flow can slow down.
-      const double whole = double(w.alone);
-      f.tail = w.write || w.requests == 0 ? 0.0 : latency + kLoadTail;
-      const double transfer = std::max(whole - kLead - f.tail, 1.0);
-      f.tail = whole - kLead - transfer;
-      f.alone = 1.0 / transfer;
-      f.active_from = double(t) + kLead;
+      if (w.requests == 0) {  // zeros only: the memory is not involved
+        done[std::size_t(h)] = t + std::int64_t(w.alone);
+        done_by_ord[e].push_back(done[std::size_t(h)]);
+        ++finished;
+        continue;
+      }
+      // The engine issues its requests from `lead` cycles after the start at its own rate, which
+      // the port and the channel may hold back; the tail makes the command alone take exactly
+      // its replayed duration.
+      Flow& f = mem.flow[e == 0 ? 0 : 1];
+      f = Flow{};
+      f.cmd = h;
+      f.work = w;
+      f.own = 1.0 / double(w.issue);
+      f.active_from = double(t) + double(w.lead);
+      f.tail = w.tail;
       flows_changed = true;
     }
-    if (flows_changed) reallocate();
+    if (flows_changed) mem.reallocate();
     // The command port (its queue count is the one registered at t, before this cycle's pops).
     if (port_room && t >= port_free) {
       const int e = engine[std::size_t(port)];
@@ -299,6 +502,7 @@ Result Model::run(const Program& prog, const Options& opt) {
     t = t + 1;
   }
 
+  if (mem.q > 0) add_traffic(mem.now, mem.now + mem.q / mem.bw(), mem.q);  // writes the channel still holds
   std::int64_t last = -1;
   for (std::int64_t d : done) last = std::max(last, d);
   st.cycles = std::uint64_t(last + 1);

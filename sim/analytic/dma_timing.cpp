@@ -222,10 +222,11 @@ private:
   std::uint64_t plane_addr_ = 0, row_addr_ = 0, addr_ = 0;
 };
 
-std::uint64_t load_alone(const hw::DmaDesc& d, std::uint64_t eb, std::uint64_t word, const DramTiming& timing) {
+DmaReplay load_alone(const hw::DmaDesc& d, std::uint64_t eb, std::uint64_t word, const DramTiming& timing) {
   Channel ch(timing);
   ChunkWalk walk(d, eb, word);
-  if (!walk.more()) return 1;  // an empty stream completes in its first cycle
+  DmaReplay out;
+  if (!walk.more()) return out;  // an empty stream completes in its first cycle
   struct Entry {
     bool zero;
     std::uint64_t ready;  // response valid in this cycle (DRAM chunks)
@@ -240,6 +241,11 @@ std::uint64_t load_alone(const hw::DmaDesc& d, std::uint64_t eb, std::uint64_t w
     if (walk.more() && count < kDepth && (walk.zero() || ch.ready(t))) {
       const bool zero = walk.zero();
       const std::uint64_t r = zero ? 0 : ch.accept(t, walk.bytes(), true);
+      if (!zero) {
+        if (out.requests > 0 && out.last + 1 == t) ++out.back_to_back;
+        if (out.requests++ == 0) out.first = t;
+        out.last = t;
+      }
       walk.next();
       q[(head + count) % kDepth] = {zero, r};
       ++count;
@@ -247,13 +253,17 @@ std::uint64_t load_alone(const hw::DmaDesc& d, std::uint64_t eb, std::uint64_t w
     if (consume) {
       head = (head + 1) % kDepth;
       --count;
-      if (count == 0 && !walk.more()) return t;
+      if (count == 0 && !walk.more()) {
+        out.done = t;
+        return out;
+      }
     }
   }
 }
 
-std::uint64_t store_alone(const hw::DmaDesc& d, std::uint64_t eb, std::uint64_t word, const DramTiming& timing) {
-  if (d.n_planes == 0 || d.n_rows == 0 || d.row_len == 0) return 1;
+DmaReplay store_alone(const hw::DmaDesc& d, std::uint64_t eb, std::uint64_t word, const DramTiming& timing) {
+  DmaReplay out;
+  if (d.n_planes == 0 || d.n_rows == 0 || d.row_len == 0) return out;
   Channel ch(timing);
   const std::uint64_t beat = std::uint64_t(hw::kBeatBytes);
   const bool packed = (std::uint64_t(d.row_len) + d.pad_right) % word != 0;
@@ -273,6 +283,9 @@ std::uint64_t store_alone(const hw::DmaDesc& d, std::uint64_t eb, std::uint64_t 
       const std::uint64_t addr = d.dram_addr + plane * d.plane_stride + row * d.row_stride + col * eb;
       const std::uint64_t chunk = std::min({word - elem, d.row_len - col, (beat - addr % beat) / eb});
       ch.accept(t, chunk * eb, false);
+      if (out.requests > 0 && out.last + 1 == t) ++out.back_to_back;
+      if (out.requests++ == 0) out.first = t;
+      out.last = t;
       elem += chunk;
       col += chunk;
       pop = elem == word;
@@ -289,7 +302,10 @@ std::uint64_t store_alone(const hw::DmaDesc& d, std::uint64_t eb, std::uint64_t 
       }
       if (pop) elem = 0;
     }
-    if (done) return t;
+    if (done) {
+      out.done = t;
+      return out;
+    }
     const bool push = inflight;
     const bool read = next_word < total_words && fcount + (inflight ? 1 : 0) < 2;
     if (pop) --fcount;
@@ -301,7 +317,7 @@ std::uint64_t store_alone(const hw::DmaDesc& d, std::uint64_t eb, std::uint64_t 
 
 }  // namespace
 
-std::uint64_t alone_cycles(const hw::Command& c, const hw::HwParams& p, const DramTiming& t) {
+DmaReplay replay(const hw::Command& c, const hw::HwParams& p, const DramTiming& t) {
   switch (c.op) {
     case hw::Opcode::LoadIfmap: return load_alone(c.dma, std::uint64_t(p.elem_bytes()), std::uint64_t(p.bus_elems), t);
     case hw::Opcode::LoadWeights: return load_alone(c.dma, std::uint64_t(p.elem_bytes()), std::uint64_t(p.cols), t);
@@ -309,7 +325,11 @@ std::uint64_t alone_cycles(const hw::Command& c, const hw::HwParams& p, const Dr
     case hw::Opcode::StorePsums: return store_alone(c.dma, std::uint64_t(p.acc_bytes()), std::uint64_t(p.rows), t);
     case hw::Opcode::Run: break;
   }
-  throw std::logic_error("alone_cycles: a RUN is not a DMA command");
+  throw std::logic_error("replay: a RUN is not a DMA command");
+}
+
+std::uint64_t alone_cycles(const hw::Command& c, const hw::HwParams& p, const DramTiming& t) {
+  return replay(c, p, t).done;
 }
 
 }  // namespace flycol::analytic

@@ -23,14 +23,35 @@ struct DmaWork {
   // Cycles from the command's start to its completion when it has the memory to itself
   // (alone_cycles()), 0 until computed.
   std::uint64_t alone = 0;
+  // How the engine issues its requests by itself (replay() with a channel of unlimited bandwidth,
+  // the DRAM latency kept): the first request `lead` cycles after the start, the last one
+  // `issue - 1` cycles after the first. Set with `alone`.
+  std::uint64_t lead = 0, issue = 0;
+  // Of its requests, those that fire in the cycle after the previous one (same replay): each of
+  // them finds the arbiter's turn with the other engine when that one requests too.
+  std::uint64_t back_to_back = 0;
+  // The analytic model's tail after the command's last request (sim/analytic/analytic_model.cpp,
+  // Flow::tail), calibrated once per shape. Set with `alone`.
+  double tail = 0;
 };
 
 // Throws std::logic_error for a RUN command.
 DmaWork dma_work(const hw::Command& c, const hw::HwParams& p);
 
-// The command's duration (start cycle to completing cycle) with an idle memory channel and no
-// other requester: a transaction-level replay of the chunk generator, chunk queue, packer (or the
-// store's reader and writer) against the DRAM timing rules of sim/dram/README.md.
+// A command run alone (idle memory channel, no other requester), in cycles from its start: when
+// it completes, and when its first and last memory requests fire.
+struct DmaReplay {
+  std::uint64_t done = 1;  // an empty stream completes in its first cycle
+  std::uint64_t first = 0, last = 0;  // 0 when it requests nothing
+  std::uint64_t requests = 0;
+  std::uint64_t back_to_back = 0;  // requests that fire in the cycle after the previous one
+};
+
+// A transaction-level replay of the chunk generator, chunk queue, packer (or the store's reader
+// and writer) against the DRAM timing rules of sim/dram/README.md.
+DmaReplay replay(const hw::Command& c, const hw::HwParams& p, const DramTiming& t);
+
+// The command's duration (start cycle to completing cycle) alone: replay(...).done.
 std::uint64_t alone_cycles(const hw::Command& c, const hw::HwParams& p, const DramTiming& t);
 
 }  // namespace flycol::analytic
