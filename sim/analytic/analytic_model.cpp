@@ -295,7 +295,8 @@ private:
 
 }  // namespace
 
-Model::Model(const hw::HwParams& p, const DramTiming& timing) : p_(p), timing_(timing), runs_(p) {
+Model::Model(const hw::HwParams& p, const DramTiming& timing, PoolFeed pool_feed)
+    : p_(p), timing_(timing), runs_(p, pool_feed) {
   if (!(timing.bytes_per_cycle > 0)) throw std::invalid_argument("analytic model: DRAM bandwidth must be positive");
 }
 

@@ -43,7 +43,8 @@ struct Options {
 class Model {
 public:
   // `timing`: bandwidth and latency of the DRAM channel (its random profile is ignored).
-  Model(const hw::HwParams& p, const DramTiming& timing);
+  // `pool_feed`: how pooling RUNs are timed (run_timing.h; strided: the seed's baseline unit).
+  Model(const hw::HwParams& p, const DramTiming& timing, PoolFeed pool_feed = PoolFeed::feeder);
 
   Result run(const Program& prog, const Options& opt = {});
 

@@ -72,7 +72,7 @@ private:
 
 }  // namespace
 
-RunTimer::RunTimer(const hw::HwParams& p) : p_(p) {}
+RunTimer::RunTimer(const hw::HwParams& p, PoolFeed pool_feed) : p_(p), pool_feed_(pool_feed) {}
 
 const RunTiming& RunTimer::timing(const hw::RunDesc& r) {
   const Key k{r.preload, r.n_kg,    r.n_cy,    r.n_cx,   r.n_c,       r.n_ky,  r.n_kx,  r.step_cx,
@@ -142,7 +142,73 @@ std::vector<RunTimer::RowShape> RunTimer::row_shapes(const hw::RunDesc& r, std::
   return shapes;
 }
 
+RunTiming RunTimer::strided_pool(const hw::RunDesc& r) const {
+  RunTiming out;
+  const std::int64_t B = p_.bus_elems;
+  const int R = p_.rows;
+  const bool avg = r.pool_op == unsigned(hw::PoolOp::Average);
+  const std::int64_t divider = p_.arithmetic == Arithmetic::fp16 ? 41 : 32;
+  const std::uint64_t Lw = r.window_len();
+  const auto columns = [](std::uint64_t pattern) {
+    std::vector<std::int64_t> px;
+    for (int i = 0; i < 64; ++i)
+      if ((pattern >> i) & 1u) px.push_back(i);
+    return px;
+  };
+  const std::vector<std::int64_t> px_last = columns(r.pattern), px_kxc = columns(r.pattern_kxc);
+  std::vector<std::int64_t> lane_off(std::size_t(R), 0), words(std::size_t(R), 0);
+  std::int64_t t = 0, last_window_end = -divider;
+  std::uint64_t e = 0, stall = 0, context_stall = 0;
+  for (std::uint32_t cy = 0; cy < r.n_cy; ++cy)
+    for (std::uint32_t cx = 0, ox = 0, cx_off = 0; cx < r.n_cx; ++cx) {
+      for (int l = 0; l < R; ++l)
+        lane_off[std::size_t(l)] = hw::lane_local_offset(l, r.lane_stride, r.pack_w, r.pack_jump, ox);
+      for (std::uint32_t c = 0; c < r.n_c; ++c)
+        for (std::uint32_t ky = 0; ky < r.n_ky; ++ky)
+          for (std::uint32_t q = 0; q < r.n_kxc; ++q) {
+            const std::int64_t start = std::int64_t(cx_off) + std::int64_t(cy) * r.step_cy +
+                                       std::int64_t(c) * r.step_c + std::int64_t(ky) * r.step_ky +
+                                       std::int64_t(q) * r.step_kxc;
+            for (const std::int64_t x : q + 1 == r.n_kxc ? px_last : px_kxc) {
+              // The step's words: one per distinct word among the lanes' elements.
+              for (int l = 0; l < R; ++l) words[std::size_t(l)] = (start + lane_off[std::size_t(l)] + x) / B;
+              std::sort(words.begin(), words.end());
+              const std::int64_t n = std::unique(words.begin(), words.end()) - words.begin();
+              out.ifmap_reads += std::uint64_t(n);
+              // Reads from cycle t + 1; the step issues in the cycle after its last word's read.
+              std::int64_t at = t + n + 1;
+              stall += std::uint64_t(n - 1);
+              if (avg && (e + 1) % Lw == 0) {  // the divider must have finished the previous window
+                const std::int64_t w = std::max(at, last_window_end + divider);
+                context_stall += std::uint64_t(w - at);
+                at = w;
+                last_window_end = at;
+              }
+              t = at - 1;  // the next step's reads may start while this one issues
+              ++e;
+            }
+          }
+      ox += r.pack_r;
+      cx_off += r.step_cx;
+      if (r.pack_w != 0 && ox >= r.pack_w) {
+        ox -= r.pack_w;
+        cx_off += r.pack_jump;
+      }
+    }
+  // The drain as the feeder's pooling RUN: the last result a cycle (average: D more) after the last
+  // element, written in the next.
+  const std::int64_t last_issue = t + 1;
+  out.pool = e;
+  out.feeder_stall = stall;
+  out.context_stall = context_stall;
+  out.cycles = std::uint64_t(last_issue + 2 + (avg ? divider : 0));
+  out.pipeline = out.cycles - out.pool - out.feeder_stall - out.context_stall;
+  out.psum_writes = std::uint64_t(r.n_c) * r.n_cy * r.n_cx;
+  return out;
+}
+
 RunTiming RunTimer::compute(const hw::RunDesc& r) const {
+  if (r.pooling() && pool_feed_ == PoolFeed::strided) return strided_pool(r);
   RunTiming out;
   const int B = p_.bus_elems, M = p_.m, FD = p_.lane_fifo_depth;
   // Window tokens at least COLS apart (two reserve banks, section 9.4); a window's results leave

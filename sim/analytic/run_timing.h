@@ -24,9 +24,17 @@ struct RunTiming {
   std::uint64_t psum_reads = 0, psum_writes = 0;  // preload reads, result writes
 };
 
+// Where a pooling RUN's window elements come from. `feeder`: the hardware (section 16), the data
+// feeder's lanes. `strided`: the seed's baseline, pooling without im2col (docs/networks.md,
+// "Pooling on chip"), modelled, not built: the same ROWS pool lanes, ifmap SRAM, tiles and divider,
+// but a direct strided-access address generator instead of the feeder. Each window step (one
+// element per lane) reads every ifmap word that holds one of the ROWS lanes' elements, one word per
+// cycle, and keeps nothing for the next step, so a step costs as many cycles as it touches words.
+enum class PoolFeed { feeder, strided };
+
 class RunTimer {
 public:
-  explicit RunTimer(const hw::HwParams& p);
+  explicit RunTimer(const hw::HwParams& p, PoolFeed pool_feed = PoolFeed::feeder);
 
   // The timing of `r` (buffer indices are ignored); computed once per distinct descriptor.
   const RunTiming& timing(const hw::RunDesc& r);
@@ -56,8 +64,10 @@ private:
   std::vector<RowShape> row_shapes(const hw::RunDesc& r, std::uint64_t pattern, std::uint32_t region,
                                    std::uint32_t ox) const;
   RunTiming compute(const hw::RunDesc& r) const;
+  RunTiming strided_pool(const hw::RunDesc& r) const;  // PoolFeed::strided, a pooling RUN
 
   hw::HwParams p_;
+  PoolFeed pool_feed_;
   using Key = std::tuple<bool, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t,
                          std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t,
                          std::uint32_t, std::uint64_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint64_t,

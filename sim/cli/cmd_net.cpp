@@ -234,7 +234,8 @@ int net_command(const NetArgs& a) {
     fmt::print("{}\n", net::text_report(r));
     if (!a.report.empty())
       for (const std::string& path : net::write_reports(r, a.report)) fmt::print("  report       {}\n", path);
-    if (a.check && (r.feeder.total.mismatched_layers || r.expl.total.mismatched_layers)) exit_code = kExitCheckFailed;
+    if (a.check && (r.feeder.total.mismatched_layers || r.expl.total.mismatched_layers || r.pool_total.mismatched_layers))
+      exit_code = kExitCheckFailed;
     runs.push_back(std::move(r));
   }
   if (!a.update_doc.empty()) {

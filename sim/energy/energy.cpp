@@ -18,7 +18,7 @@ double mac_pj(const Config& cfg) {
 
 Estimate estimate(const Config& cfg, const Activity& a) {
   Estimate e;
-  e.core_j = double(a.mac_steps) * cfg.pes() * mac_pj(cfg) * 1e-12;
+  e.core_j = (double(a.mac_steps) + double(a.pool_steps) * kPoolCycleShare) * cfg.pes() * mac_pj(cfg) * 1e-12;
   const int bits[3] = {cfg.ifmap.word_bits, cfg.weights.word_bits, cfg.psums.word_bits};
   for (int i = 0; i < 3; ++i) e.sram_j += double(a.sram_words[i]) * bits[i] * cfg.energy.sram_pj_per_bit * 1e-12;
   e.dram_j = double(a.dram_bytes) * cfg.dram.energy_pj_per_byte * 1e-12;
@@ -40,6 +40,7 @@ Json run_json(const Config& cfg, const Activity& a, double seconds, bool sram_co
   Json& ac = j["activity"];
   ac["mac_steps"] = a.mac_steps;
   ac["pe_macs"] = a.mac_steps * std::uint64_t(cfg.pes());
+  ac["pool_steps"] = a.pool_steps;
   if (sram_counted) {
     ac["sram_words"]["ifmap"] = a.sram_words[0];
     ac["sram_words"]["weights"] = a.sram_words[1];

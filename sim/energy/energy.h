@@ -34,8 +34,16 @@ double pe_pj_per_step();
 // The configuration's pJ per PE per MAC step (energy.mac_pj, or the calibration).
 double mac_pj(const Config& cfg);
 
+// A pooling cycle (class `pool`, microarchitecture section 16) clocks the data feeder, the pooling
+// unit and the control, not the PE array (operand isolation holds it still). Its core energy is
+// this share of a MAC cycle's, an ESTIMATE from the area shares of `flycol synth` on fornt16
+// (the feeder's 101,623 and the pooling unit's 87,539 of 1,510,930 NAND2 equivalents of logic;
+// the feeder's power share, 6.5 % of logic, tracks its area share, 6.7 %), not a measurement.
+inline constexpr double kPoolCycleShare = 0.125;
+
 struct Activity {
   std::uint64_t mac_steps = 0;                  // MAC steps issued (all ROWS x COLS PEs clocked)
+  std::uint64_t pool_steps = 0;                 // pooling element steps (kPoolCycleShare of a MAC cycle)
   std::uint64_t sram_words[3] = {0, 0, 0};      // reads + writes: ifmap, weights, psums
   std::uint64_t dram_bytes = 0;
 };

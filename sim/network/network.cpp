@@ -176,6 +176,14 @@ NetworkLayer parse_entry(const YAML::Node& node, const std::string& source, cons
   }
   if (nl.name.empty()) throw InputError(source, join_key(where, "name"), "is missing: every layer needs a name");
   nl.k = k, nl.s = s, nl.p = p;
+  if (nl.c > 0 && nl.h > 0 && nl.w > 0 && (op == "globalavgpool" || (is_pooling_op(op) && k > 0))) {
+    PoolWindow& w = nl.pool;
+    w.known = true;
+    w.ky = op == "globalavgpool" ? nl.h : k;
+    w.kx = op == "globalavgpool" ? nl.w : k;
+    w.sy = w.sx = s > 0 ? s : 1;
+    w.pt = w.pb = w.pl = w.pr = p > 0 ? p : 0;
+  }
   if (k) nl.detail += fmt::format("{}x{}", k, k);
   if (s) nl.detail += fmt::format("{}s{}", nl.detail.empty() ? "" : " ", s);
   if (p >= 0) nl.detail += fmt::format("{}p{}", nl.detail.empty() ? "" : " ", p);
@@ -408,6 +416,7 @@ Network with_batch(const Network& n, int batch) {
   b.name = fmt::format("{}-batch{}", n.name, batch);
   b.title = fmt::format("{} (batch {})", n.title, batch);
   b.paper = PaperFigures{};
+  b.batch = batch;
   for (NetworkLayer& l : b.layers) {
     if (!l.on_array) continue;
     l.layer.n = batch;
@@ -419,6 +428,8 @@ Network with_batch(const Network& n, int batch) {
 int Network::array_layers() const {
   return int(std::count_if(layers.begin(), layers.end(), [](const NetworkLayer& l) { return l.on_array; }));
 }
+
+bool is_pooling_op(const std::string& op) { return op == "maxpool" || op == "avgpool" || op == "globalavgpool"; }
 
 const std::vector<std::string>& host_ops() {
   // The first eight are the built-in networks' own; the rest are what the ONNX import emits.

@@ -1,5 +1,6 @@
 // Whole networks as layer lists (configs/networks/*.yaml): the convolutions and fully connected
-// layers the array runs, the other layers (pooling, additions, ...) listed but run on the host,
+// layers the array runs, the pooling layers the pooling unit runs (their windows), the other layers
+// (additions, concatenations, ...) listed but run on the host,
 // and the paper's Table II/III figures for the network. Files are read through the YAML guard
 // (sim/config/yaml_guard.h) and every problem is an InputError naming the file and the key.
 #pragma once
@@ -11,6 +12,17 @@
 #include "sim/config/layer.h"
 
 namespace flycol {
+
+// A pooling layer's window (ops maxpool, avgpool, globalavgpool), which `flycol net` runs on the
+// accelerator's pooling unit (docs/networks.md, "Pooling on chip"). Network files give k, s, p
+// (square, symmetric, floor, padding not counted); ONNX imports every attribute of MaxPool and
+// AveragePool. Global pooling is the H x W window.
+struct PoolWindow {
+  bool known = false;  // the layer lists its C x H x W and window (else it stays on the host)
+  int ky = 1, kx = 1, sy = 1, sx = 1, dy = 1, dx = 1;
+  int pt = 0, pb = 0, pl = 0, pr = 0;
+  bool ceil_mode = false, count_include_pad = false;
+};
 
 struct NetworkLayer {
   std::string name;
@@ -32,6 +44,7 @@ struct NetworkLayer {
   // flattened size; concat and proposal list the channel total of their inputs; add and mul, the
   // shape every input has; the other host ops, their one input's shape).
   std::vector<std::string> inputs;
+  PoolWindow pool;  // maxpool, avgpool, globalavgpool
 };
 
 // One figure of the paper for explicit lowering and for the data feeder.
@@ -48,6 +61,7 @@ struct PaperFigures {
 struct Network {
   std::string name, title, source;
   int in_c = 0, in_h = 0, in_w = 0;
+  int batch = 1;  // images (with_batch); the array layers' N, and the pooling layers'
   std::vector<NetworkLayer> layers;
   PaperFigures paper;
 
@@ -76,6 +90,10 @@ Layer subsampled_layer(const Layer& l);
 // image, are dropped so that no report compares a batch with them. InputError("--batch", ...) for
 // a batch outside the layer key N's range 1..64 or a layer too large with it.
 Network with_batch(const Network& n, int batch);
+
+// The pooling ops (maxpool, avgpool, globalavgpool), which run on the pooling unit when their
+// window is known (NetworkLayer::pool).
+bool is_pooling_op(const std::string& op);
 
 // Operations a network file may list that the array does not run.
 const std::vector<std::string>& host_ops();

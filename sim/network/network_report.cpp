@@ -175,6 +175,148 @@ Json plan_json(const LayerRun& l) {
 
 std::string md_num(double v, int decimals) { return fmt::format("{:.{}f}", v, decimals); }
 
+// --- The pooling layers (docs/networks.md, "Pooling on chip") ---
+
+std::string pool_input(const PoolRun& p) {
+  return fmt::format("{}x{}x{}{}", p.shape.c, p.shape.h, p.shape.w, p.shape.n > 1 ? fmt::format(" N={}", p.shape.n) : "");
+}
+std::string pool_plan_text(const PoolRun& p) {
+  return fmt::format("Tc={}:{} Th={}:{} Tw={}:{}", p.plan.tc, p.plan.tiles_c, p.plan.th, p.plan.tiles_h, p.plan.tw,
+                     p.plan.tiles_w);
+}
+double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
+double us(const NetworkRun& r, std::uint64_t cycles) { return seconds(r, cycles) * 1e6; }
+
+std::string pool_table(const NetworkRun& r) {
+  if (r.pools.empty()) return "";
+  std::string s = "\npooling layers on chip (the pooling unit through the data feeder), against a strided-access pooling "
+                  "unit without it (the seed's baseline) and against the host (its DRAM round trip at the DRAM "
+                  "bandwidth: a lower bound)\n";
+  s += fmt::format("{:<16} {:<14} {:<16} {:>9} {:>8} {:>7} {:>9} {:>9} {:>8} {:>7} {:>7} {:>9} {:>8} {:>8}  {}\n",
+                   "layer", "op", "input CxHxW", "cycles", "time_us", "DRAM_MB", "energy_uJ", "strd_cyc", "strd_us",
+                   "speedup", "free_x", "strd_uJ", "host>=us", "host_uJ", "plan");
+  for (const PoolRun& p : r.pools) {
+    const std::string name = p.name.size() > 16 ? p.name.substr(0, 16) : p.name;
+    const std::string op = fmt::format("{} {}", p.op, p.detail);
+    if (!p.on_chip) {
+      s += fmt::format("{:<16} {:<14} on the host: {}\n", name, op.size() > 14 ? op.substr(0, 14) : op, p.refused);
+      continue;
+    }
+    std::string tail = pool_plan_text(p);
+    if (r.model != "analytic")
+      tail += fmt::format("  [analytic {:+.2f} %]", cycle_error_pct(p.analytic.cycles, p.stats.cycles));
+    if (p.rtl_run) tail += p.rtl_mismatch.empty() ? "  [RTL in lockstep]" : "  [RTL: " + p.rtl_mismatch + "]";
+    if (p.checked) tail += p.exact ? "  [bit-exact]" : "  [OUTPUTS DIFFER]";
+    s += fmt::format("{:<16} {:<14} {:<16} {:>9} {:>8.1f} {:>7.3f} {:>9.1f} {:>9} {:>8.1f} {:>7.2f} {:>7.2f} {:>9.1f} "
+                     "{:>8.1f} {:>8.1f}  {}\n",
+                     name, op.size() > 14 ? op.substr(0, 14) : op, pool_input(p), p.stats.cycles, us(r, p.stats.cycles),
+                     double(p.stats.dram.total()) * kMB, p.energy.total_j() * 1e6, p.strided.cycles,
+                     us(r, p.strided.cycles), ratio(double(p.strided.cycles), double(p.stats.cycles)),
+                     ratio(double(p.strided_free_cycles), double(p.free_cycles)), p.strided_energy.total_j() * 1e6,
+                     us(r, p.host_cycles), p.host_dram_j * 1e6, tail);
+  }
+  const PoolTotals& t = r.pool_total;
+  s += fmt::format("{:<16} {:<14} {:<16} {:>9} {:>8.1f} {:>7.3f} {:>9.1f} {:>9} {:>8.1f} {:>7.2f} {:>7.2f} {:>9.1f} "
+                   "{:>8.1f} {:>8.1f}  {} of {} layers on chip\n",
+                   "total", "", "", t.stats.cycles, us(r, t.stats.cycles), double(t.stats.dram.total()) * kMB,
+                   t.energy.total_j() * 1e6, t.strided.cycles, us(r, t.strided.cycles),
+                   ratio(double(t.strided.cycles), double(t.stats.cycles)),
+                   ratio(double(t.strided_free_cycles), double(t.free_cycles)), t.strided_energy.total_j() * 1e6,
+                   us(r, t.host_cycles), t.host_dram_j * 1e6, t.on_chip, t.layers);
+  s += "speedup: strided-unit cycles over on-chip cycles at the configured DRAM; free_x: the same with an unlimited "
+       "DRAM (the units alone, the seed's kind of figure)\n";
+  const std::uint64_t array = r.feeder.total.stats.cycles;
+  s += fmt::format("network with pooling on chip: {:.3f} ms ({:.3f} ms array layers + {:.3f} ms pooling, {:.1f} % of "
+                   "it); pooling on the strided unit {:.3f} ms, on the host at least {:.3f} ms\n",
+                   us(r, array + t.stats.cycles) * 1e-3, us(r, array) * 1e-3, us(r, t.stats.cycles) * 1e-3,
+                   100.0 * ratio(double(t.stats.cycles), double(array + t.stats.cycles)), us(r, t.strided.cycles) * 1e-3,
+                   us(r, t.host_cycles) * 1e-3);
+  if (std::any_of(r.pools.begin(), r.pools.end(), [](const PoolRun& p) { return p.checked; }))
+    s += fmt::format("pooling layers differing from golden: {}\n", t.mismatched_layers);
+  return s;
+}
+
+Json pool_json(const NetworkRun& r) {
+  Json j = Json::object();
+  Json layers = Json::array();
+  for (const PoolRun& p : r.pools) {
+    Json l = Json::object();
+    l["name"] = p.name;
+    l["op"] = p.op;
+    l["window"] = p.detail;
+    l["on_chip"] = p.on_chip;
+    if (!p.on_chip) {
+      l["refused"] = p.refused;
+      layers.push(std::move(l));
+      continue;
+    }
+    const PoolShape& sh = p.shape;
+    Json& ls = l["layer"];
+    ls["N"] = sh.n, ls["C"] = sh.c, ls["H"] = sh.h, ls["W"] = sh.w;
+    ls["ky"] = sh.ky, ls["kx"] = sh.kx, ls["sy"] = sh.sy, ls["sx"] = sh.sx, ls["dy"] = sh.dy, ls["dx"] = sh.dx;
+    ls["pt"] = sh.pt, ls["pb"] = sh.pb, ls["pl"] = sh.pl, ls["pr"] = sh.pr;
+    ls["ceil_mode"] = sh.ceil_mode;
+    ls["count_include_pad"] = sh.count_include_pad;
+    ls["Ho"] = sh.ho(), ls["Wo"] = sh.wo();
+    Json& pl = l["plan"];
+    pl["tile_c"] = p.plan.tc, pl["tiles_c"] = p.plan.tiles_c;
+    pl["tile_h"] = p.plan.th, pl["tiles_h"] = p.plan.tiles_h;
+    pl["tile_w"] = p.plan.tw, pl["tiles_w"] = p.plan.tiles_w;
+    pl["commands"] = std::uint64_t(p.commands);
+    l["start_cycle"] = p.start_cycle;
+    l["cycles"] = p.stats.cycles;
+    l["time_us"] = us(r, p.stats.cycles);
+    l["dram_mb"] = double(p.stats.dram.total()) * kMB;
+    l["energy_uj"] = p.energy.total_j() * 1e6;
+    l["dram_energy_uj"] = p.energy.dram_j * 1e6;
+    l["stats"] = stats_json(p.stats);
+    if (r.model != "analytic") {
+      l["analytic"] = stats_json(p.analytic);
+      l["analytic_error_pct"] = cycle_error_pct(p.analytic.cycles, p.stats.cycles);
+    }
+    Json& st = l["strided"];
+    st["cycles"] = p.strided.cycles;
+    st["time_us"] = us(r, p.strided.cycles);
+    st["ifmap_sram_reads"] = p.strided.sram_reads[0];
+    st["energy_uj"] = p.strided_energy.total_j() * 1e6;
+    st["speedup"] = ratio(double(p.strided.cycles), double(p.stats.cycles));
+    st["free_dram_cycles"] = p.strided_free_cycles;
+    st["speedup_free_dram"] = ratio(double(p.strided_free_cycles), double(p.free_cycles));
+    l["free_dram_cycles"] = p.free_cycles;
+    Json& h = l["host"];
+    h["dram_mb"] = double(p.host_bytes) * kMB;
+    h["time_us_lower_bound"] = us(r, p.host_cycles);
+    h["dram_energy_uj"] = p.host_dram_j * 1e6;
+    if (p.checked) l["bit_exact"] = p.exact;
+    if (p.rtl_run) l["rtl_lockstep"] = p.rtl_mismatch.empty() ? Json("in lockstep") : Json(p.rtl_mismatch);
+    layers.push(std::move(l));
+  }
+  j["layers"] = std::move(layers);
+  const PoolTotals& t = r.pool_total;
+  Json& tj = j["total"];
+  tj["layers"] = t.layers;
+  tj["on_chip"] = t.on_chip;
+  tj["cycles"] = t.stats.cycles;
+  tj["time_us"] = us(r, t.stats.cycles);
+  tj["dram_mb"] = double(t.stats.dram.total()) * kMB;
+  tj["energy_uj"] = t.energy.total_j() * 1e6;
+  tj["strided_cycles"] = t.strided.cycles;
+  tj["strided_time_us"] = us(r, t.strided.cycles);
+  tj["strided_energy_uj"] = t.strided_energy.total_j() * 1e6;
+  tj["strided_speedup"] = ratio(double(t.strided.cycles), double(t.stats.cycles));
+  tj["free_dram_cycles"] = t.free_cycles;
+  tj["strided_free_dram_cycles"] = t.strided_free_cycles;
+  tj["strided_speedup_free_dram"] = ratio(double(t.strided_free_cycles), double(t.free_cycles));
+  tj["host_dram_mb"] = double(t.host_bytes) * kMB;
+  tj["host_time_us_lower_bound"] = us(r, t.host_cycles);
+  tj["host_dram_energy_uj"] = t.host_dram_j * 1e6;
+  tj["network_time_ms_with_pooling"] = us(r, r.feeder.total.stats.cycles + t.stats.cycles) * 1e-3;
+  if (r.model != "analytic") tj["analytic_error_pct"] = cycle_error_pct(t.analytic.cycles, t.stats.cycles);
+  if (std::any_of(r.pools.begin(), r.pools.end(), [](const PoolRun& p) { return p.checked; }))
+    tj["mismatched_layers"] = t.mismatched_layers;
+  return j;
+}
+
 }  // namespace
 
 std::string text_report(const NetworkRun& r) {
@@ -230,13 +372,14 @@ std::string text_report(const NetworkRun& r) {
     line("SystemC wall time s", d(r.feeder.total.sc_wall_seconds, 1), d(r.expl.total.sc_wall_seconds, 1));
     if (r.model == "both")
       line("RTL (lockstep) wall time s", d(r.feeder.total.rtl_wall_seconds, 1), d(r.expl.total.rtl_wall_seconds, 1));
-    if (r.feeder.layers.front().checked)
+    if (!r.feeder.layers.empty() && r.feeder.layers.front().checked)
       line("layers differing from golden", std::to_string(r.feeder.total.mismatched_layers),
            std::to_string(r.expl.total.mismatched_layers));
   }
+  s += pool_table(r);
   s += fmt::format("host time: {:.3f} s for the analytic model to run the chosen programs of both lowerings, {:.3f} s "
-                   "to choose them (tiling {})\n",
-                   r.analytic_wall_seconds, r.plan_wall_seconds, r.tiling);
+                   "to choose them (tiling {}); {:.3f} s for the pooling layers\n",
+                   r.analytic_wall_seconds, r.plan_wall_seconds, r.tiling, r.pool_wall_seconds);
   return s;
 }
 
@@ -323,6 +466,8 @@ Json json_report(const NetworkRun& r) {
   }
   j["analytic_wall_seconds"] = r.analytic_wall_seconds;
   j["plan_wall_seconds"] = r.plan_wall_seconds;
+  j["pooling"] = pool_json(r);
+  j["pooling_wall_seconds"] = r.pool_wall_seconds;
   Json& p = j["paper"];
   const PaperFigures& pf = r.net.paper;
   const auto pair = [&](const char* key, const PaperPair& v) {
@@ -527,6 +672,43 @@ std::string markdown_tables(const std::vector<NetworkRun>& runs) {
                            implied_gflop(r.net), f.util, e.util, busy(r.feeder.total), busy(r.expl.total),
                            f.mac_weighted_free_util, e.mac_weighted_free_util);
       });
+
+  s += "\n### Pooling on chip\n\n";
+  s += "Every pooling layer on the pooling unit through the data feeder (on chip), on a strided-access pooling unit "
+       "without the feeder (the seed's baseline, modelled: the same lanes, SRAM and tiles, one cycle per ifmap word a "
+       "window step touches), and on the host (its DRAM round trip at the DRAM bandwidth: a lower bound on its time, "
+       "the DRAM energy of those bytes only). Speedup: strided cycles over on-chip cycles, at the configured DRAM and "
+       "with an unlimited DRAM (the units alone). Energy: core (pooling cycles), SRAM and DRAM.\n\n";
+  s += "| network | layer | op | input C x H x W | on chip us | strided us | speedup | speedup, unlimited DRAM | host >= us "
+       "| DRAM MB | energy uJ on chip / strided / host DRAM | plan |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const NetworkRun& r : runs) {
+    for (const PoolRun& p : r.pools) {
+      if (!p.on_chip) {
+        s += fmt::format("| {} | {} | {} {} | - | on the host: {} | | | | | | | |\n", r.net.name, p.name, p.op, p.detail,
+                         p.refused);
+        continue;
+      }
+      s += fmt::format("| {} | {} | {} {} | {} | {:.1f} | {:.1f} | {:.2f} | {:.2f} | {:.1f} | {:.3f} | {:.1f} / {:.1f} / "
+                       "{:.1f} | {} |\n",
+                       r.net.name, p.name, p.op, p.detail, pool_input(p), us(r, p.stats.cycles), us(r, p.strided.cycles),
+                       ratio(double(p.strided.cycles), double(p.stats.cycles)),
+                       ratio(double(p.strided_free_cycles), double(p.free_cycles)), us(r, p.host_cycles),
+                       double(p.stats.dram.total()) * kMB, p.energy.total_j() * 1e6, p.strided_energy.total_j() * 1e6,
+                       p.host_dram_j * 1e6, pool_plan_text(p));
+    }
+    if (r.pools.empty()) continue;
+    const PoolTotals& t = r.pool_total;
+    const std::uint64_t array = r.feeder.total.stats.cycles;
+    s += fmt::format("| {} | **total** ({} of {} on chip) | | | {:.1f} ({:.1f} % of the network's {:.2f} ms) | {:.1f} | "
+                     "{:.2f} | {:.2f} | {:.1f} | {:.3f} | {:.1f} / {:.1f} / {:.1f} | |\n",
+                     r.net.name, t.on_chip, t.layers, us(r, t.stats.cycles),
+                     100.0 * ratio(double(t.stats.cycles), double(array + t.stats.cycles)),
+                     us(r, array + t.stats.cycles) * 1e-3, us(r, t.strided.cycles),
+                     ratio(double(t.strided.cycles), double(t.stats.cycles)),
+                     ratio(double(t.strided_free_cycles), double(t.free_cycles)), us(r, t.host_cycles),
+                     double(t.stats.dram.total()) * kMB, t.energy.total_j() * 1e6, t.strided_energy.total_j() * 1e6,
+                     t.host_dram_j * 1e6);
+  }
 
   for (const NetworkRun& r : runs) {
     s += fmt::format("\n### {}: the plan of every layer\n\n", r.net.title);

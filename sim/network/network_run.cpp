@@ -15,6 +15,7 @@
 #include "sim/compiler/explicit_lowering.h"
 #include "sim/config/config_keys.h"
 #include "sim/golden/conv.h"
+#include "sim/golden/pool.h"
 #include "sim/rtlsim/cosim.h"
 #include "sim/network/traffic.h"
 #include "sim/scsim/layer_sim.h"
@@ -31,10 +32,11 @@ std::uint64_t compulsory(const Layer& l, const hw::HwParams& hw) {
          std::uint64_t(l.ofmap_elems()) * std::uint64_t(hw.acc_bytes());
 }
 
-// The SystemC model's counters of one layer. SRAM counters of the banks are cumulative over the
+// The SystemC model's counters of one program. SRAM counters of the banks are cumulative over the
 // runs of one elaboration, so the caller passes the previous totals.
-RunStats from_sc(const LayerSimResult& s, std::uint64_t prev_reads[3], std::uint64_t prev_writes[3]) {
-  RunStats a = run_stats(s.sim.stats, s.sim.cycles, s.dram);
+RunStats from_sc(const SimResult& sim, const DramBytes& dram, const DramStats& dram_stats,
+                 std::uint64_t prev_reads[3], std::uint64_t prev_writes[3]) {
+  RunStats a = run_stats(sim.stats, sim.cycles, dram);
   for (int i = 0; i < 3; ++i) {
     const std::uint64_t reads = a.sram_reads[i], writes = a.sram_writes[i];
     a.sram_reads[i] -= prev_reads[i];
@@ -42,8 +44,55 @@ RunStats from_sc(const LayerSimResult& s, std::uint64_t prev_reads[3], std::uint
     prev_reads[i] = reads;
     prev_writes[i] = writes;
   }
-  a.dram_requests = s.dram_stats.reads + s.dram_stats.writes;
+  a.dram_requests = dram_stats.reads + dram_stats.writes;
   return a;
+}
+RunStats from_sc(const LayerSimResult& s, std::uint64_t prev_reads[3], std::uint64_t prev_writes[3]) {
+  return from_sc(s.sim, s.dram, s.dram_stats, prev_reads, prev_writes);
+}
+
+// The lockstep run's first disagreement with the SystemC model's own run, or "".
+std::string lockstep_mismatch(const CosimResult& c, std::uint64_t sc_cycles, const std::vector<AccBits>& sc_outputs) {
+  if (c.first.found)
+    return fmt::format("pins diverge at cycle {} on {}: SystemC {} / RTL {}", c.first.cycle, c.first.signal,
+                       c.first.sc_value, c.first.rtl_value);
+  if (!c.sc.finished || !c.rtl.finished)
+    return fmt::format("did not finish: {}", !c.rtl.finished ? c.rtl.error : c.sc.error);
+  if (!c.cycles_equal) return fmt::format("cycles SystemC {} RTL {}", c.sc.cycles, c.rtl.cycles);
+  if (c.sc.cycles != sc_cycles)
+    return fmt::format("the lockstep run took {} cycles, the SystemC run {}", c.sc.cycles, sc_cycles);
+  if (!c.outputs_equal || c.rtl.outputs != sc_outputs) return "RTL outputs differ from SystemC's";
+  return "";
+}
+
+// A network file's or ONNX model's pooling layer as the pooling compiler and the golden model take it.
+PoolShape pool_shape(const NetworkLayer& nl, int batch) {
+  PoolShape s;
+  s.op = nl.op == "maxpool" ? hw::PoolOp::Max : hw::PoolOp::Average;
+  s.n = batch, s.c = nl.c, s.h = nl.h, s.w = nl.w;
+  const PoolWindow& w = nl.pool;
+  s.ky = w.ky, s.kx = w.kx, s.sy = w.sy, s.sx = w.sx, s.dy = w.dy, s.dx = w.dx;
+  s.pt = w.pt, s.pb = w.pb, s.pl = w.pl, s.pr = w.pr;
+  s.ceil_mode = w.ceil_mode;
+  s.count_include_pad = w.count_include_pad;
+  s.source = nl.name;
+  return s;
+}
+golden::PoolLayer golden_layer(const PoolShape& s) {
+  golden::PoolLayer l;
+  l.op = s.op == hw::PoolOp::Max ? golden::PoolOp::max : golden::PoolOp::avg;
+  l.n = s.n, l.c = s.c, l.h = s.h, l.w = s.w;
+  l.ky = s.ky, l.kx = s.kx, l.sy = s.sy, l.sx = s.sx, l.dy = s.dy, l.dx = s.dx;
+  l.pt = s.pt, l.pb = s.pb, l.pl = s.pl, l.pr = s.pr;
+  l.ceil_mode = s.ceil_mode;
+  l.count_include_pad = s.count_include_pad;
+  return l;
+}
+
+void add_energy(energy::Estimate& into, const energy::Estimate& e) {
+  into.core_j += e.core_j;
+  into.sram_j += e.sram_j;
+  into.dram_j += e.dram_j;
 }
 
 // One group's counters counted `groups` times (a grouped convolution: identical programs back to back).
@@ -175,17 +224,7 @@ NetworkRun run_network(const Network& net, const Config& cfg, const RunOptions& 
           const CosimResult c = cosim_layer(choice.program, run_ops, timing, co);
           L.rtl_run = true;
           L.rtl_wall_seconds = c.rtl.wall_seconds;
-          if (c.first.found)
-            L.rtl_mismatch = fmt::format("pins diverge at cycle {} on {}: SystemC {} / RTL {}", c.first.cycle,
-                                         c.first.signal, c.first.sc_value, c.first.rtl_value);
-          else if (!c.sc.finished || !c.rtl.finished)
-            L.rtl_mismatch = fmt::format("did not finish: {}", !c.rtl.finished ? c.rtl.error : c.sc.error);
-          else if (!c.cycles_equal)
-            L.rtl_mismatch = fmt::format("cycles SystemC {} RTL {}", c.sc.cycles, c.rtl.cycles);
-          else if (c.sc.cycles != s.sim.cycles)
-            L.rtl_mismatch = fmt::format("the lockstep run took {} cycles, the SystemC run {}", c.sc.cycles, s.sim.cycles);
-          else if (!c.outputs_equal || c.rtl.outputs != s.outputs)
-            L.rtl_mismatch = "RTL outputs differ from SystemC's";
+          L.rtl_mismatch = lockstep_mismatch(c, s.sim.cycles, s.outputs);
           rtl_outputs = c.rtl.outputs;
           r.rtl_wall_seconds += L.rtl_wall_seconds;
         }
@@ -222,6 +261,107 @@ NetworkRun run_network(const Network& net, const Config& cfg, const RunOptions& 
     lr.total.peak_gbps = busiest_window_gbps(lr.timeline, window_cycles, clock_hz);
     for (const LayerRun& l : lr.layers) lr.total.demand_peak_gbps = std::max(lr.total.demand_peak_gbps, l.demand_gbps);
   }
+
+  // The pooling layers on the pooling unit (docs/networks.md, "Pooling on chip"), after the feeder
+  // run's array layers on the timeline; the strided-access baseline and the host beside them.
+  const auto tp = Clock::now();
+  analytic::Model strided_model(hw, timing, analytic::PoolFeed::strided);
+  analytic::Model strided_free_model(hw, unlimited, analytic::PoolFeed::strided);
+  std::uint64_t pool_at = r.feeder.total.stats.cycles;
+  int pool_index = 0;
+  const int pool_count = int(std::count_if(net.layers.begin(), net.layers.end(),
+                                           [](const NetworkLayer& l) { return is_pooling_op(l.op); }));
+  for (const NetworkLayer& nl : net.layers) {
+    if (!is_pooling_op(nl.op)) continue;
+    PoolRun P;
+    P.name = nl.name;
+    P.op = nl.op;
+    P.detail = nl.detail;
+    PoolTotals& T = r.pool_total;
+    ++T.layers;
+    if (!nl.pool.known) {
+      P.refused = "the layer does not list its input's C x H x W and window";
+      r.pools.push_back(std::move(P));
+      continue;
+    }
+    P.shape = pool_shape(nl, net.batch);
+    Program prog;
+    try {
+      prog = compile_pool(P.shape, cfg);
+    } catch (const InputError& e) {
+      P.refused = e.what();  // e.g. average pooling with dilation: it stays on the host
+      r.pools.push_back(std::move(P));
+      continue;
+    }
+    if (opt.progress) opt.progress("pooling", T.layers - 1, pool_count, nl.name);
+    P.on_chip = true;
+    P.plan = prog.plan;
+    P.commands = prog.commands.size();
+    P.start_cycle = pool_at;
+    P.analytic = model.run(prog).stats;
+    P.strided = strided_model.run(prog).stats;
+    P.free_cycles = free_model.run(prog).stats.cycles;
+    P.strided_free_cycles = strided_free_model.run(prog).stats.cycles;
+    P.stats = P.analytic;
+    const golden::PoolLayer gl = golden_layer(P.shape);
+    if (sc) {
+      // The ifmap of seeded operands of a 1x1 convolution on the same map (flycol run --op's).
+      Layer as_conv;
+      as_conv.n = gl.n, as_conv.c = gl.c, as_conv.h = gl.h, as_conv.w = gl.w, as_conv.k = 1;
+      const std::vector<ElemBits> ifmap =
+          make_random_operands(as_conv, cfg.arithmetic, opt.seed + 100'000 + std::uint64_t(pool_index)).ifmap;
+      const std::vector<std::uint8_t> image = build_pool_dram_image(prog, ifmap);
+      DramModel dram(timing, image.size());
+      dram.write_bytes(0, image.data(), image.size());
+      add_tensor_regions(dram, prog);
+      const SimResult sr = sc->run(prog.commands, dram);
+      if (!sr.finished)
+        throw std::runtime_error(fmt::format("flycol net: the SystemC model did not finish pooling layer '{}': {}",
+                                             nl.name, sr.error));
+      const std::vector<AccBits> outputs = extract_outputs(prog, dram.bytes());
+      P.stats = from_sc(sr, tensor_bytes(dram), dram.stats(), prev_reads, prev_writes);
+      P.sc_wall_seconds = sr.wall_seconds;
+      std::vector<AccBits> rtl_outputs;
+      if (rtl) {
+        CosimOptions co;
+        co.watchdog_cycles = 2'000'000;
+        const CosimResult c = cosim_program(prog, image, timing, co);
+        P.rtl_run = true;
+        P.rtl_wall_seconds = c.rtl.wall_seconds;
+        P.rtl_mismatch = lockstep_mismatch(c, sr.cycles, outputs);
+        rtl_outputs = c.rtl.outputs;
+        r.rtl_wall_seconds += P.rtl_wall_seconds;
+      }
+      if (opt.check) {
+        const std::vector<AccBits> want = golden::pool(gl, cfg.arithmetic, ifmap);
+        P.checked = true;
+        P.exact = outputs == want && (!rtl || (P.rtl_mismatch.empty() && rtl_outputs == want));
+        if (!P.exact) ++T.mismatched_layers;
+      }
+      r.sc_wall_seconds += P.sc_wall_seconds;
+    }
+    P.energy = energy::estimate(cfg, energy_activity(P.stats));
+    P.strided_energy = energy::estimate(cfg, energy_activity(P.strided));
+    P.host_bytes = std::uint64_t(gl.ifmap_elems()) * std::uint64_t(hw.elem_bytes()) +
+                   std::uint64_t(gl.ofmap_elems()) * std::uint64_t(hw.acc_bytes());
+    P.host_cycles = std::uint64_t(std::ceil(double(P.host_bytes) / timing.bytes_per_cycle));
+    P.host_dram_j = double(P.host_bytes) * cfg.dram.energy_pj_per_byte * 1e-12;
+    pool_at += P.stats.cycles;
+    ++T.on_chip;
+    accumulate(T.stats, P.stats);
+    accumulate(T.analytic, P.analytic);
+    accumulate(T.strided, P.strided);
+    T.free_cycles += P.free_cycles;
+    T.strided_free_cycles += P.strided_free_cycles;
+    add_energy(T.energy, P.energy);
+    add_energy(T.strided_energy, P.strided_energy);
+    T.host_bytes += P.host_bytes;
+    T.host_cycles += P.host_cycles;
+    T.host_dram_j += P.host_dram_j;
+    r.pools.push_back(std::move(P));
+    ++pool_index;
+  }
+  r.pool_wall_seconds = since(tp);
   return r;
 }
 

@@ -12,6 +12,7 @@
 #include "sim/analytic/analytic_model.h"
 #include "sim/analytic/plan_choice.h"
 #include "sim/compiler/compiler.h"
+#include "sim/compiler/pool_compiler.h"
 #include "sim/config/config.h"
 #include "sim/energy/energy.h"
 #include "sim/network/network.h"
@@ -84,22 +85,70 @@ struct LoweringRun {
   std::vector<analytic::TrafficSpan> timeline;  // DRAM bytes over the network's cycles (analytic)
 };
 
+// A pooling layer of the network (ops maxpool, avgpool, globalavgpool) on the accelerator's
+// pooling unit through the data feeder (docs/microarchitecture.md section 16), beside the two ways
+// to run it without that: on the host (the DRAM round trip) and on a direct strided-access pooling
+// unit without the feeder (the seed's baseline, analytic::PoolFeed::strided). docs/networks.md,
+// "Pooling on chip", defines every figure.
+struct PoolRun {
+  std::string name, op, detail;
+  PoolShape shape;          // N = the network's batch
+  bool on_chip = false;     // compiled; else `refused` says why the layer stays on the host
+  std::string refused;
+  TilePlan plan;
+  std::size_t commands = 0;
+  std::uint64_t start_cycle = 0;  // after the feeder run's array layers and the pooling layers before it
+  RunStats stats;     // on chip, by the model reported (sc with --model sc or both)
+  RunStats analytic;  // on chip, the analytic model
+  RunStats strided;   // the strided-access baseline, the analytic model (same tiles and DMA)
+  // The same two programs with an unlimited DRAM (the analytic model): the pooling units' own
+  // speed, what the seed compares (its cycle counts are the AI core's on tiles it loads itself).
+  std::uint64_t free_cycles = 0, strided_free_cycles = 0;
+  energy::Estimate energy, strided_energy;
+  // The host: it reads the input and writes the output over the same DRAM (the bytes the chip
+  // moves for the same tensors, host_bytes); host_cycles is that at the DRAM bandwidth, a LOWER
+  // bound on its time (its compute is free), and host_dram_j the DRAM energy of those bytes only.
+  std::uint64_t host_bytes = 0, host_cycles = 0;
+  double host_dram_j = 0;
+  double sc_wall_seconds = 0, rtl_wall_seconds = 0;
+  bool checked = false, exact = false;  // --check: the outputs equal golden::pool (and the RTL's)
+  bool rtl_run = false;
+  std::string rtl_mismatch;
+};
+
+struct PoolTotals {
+  int layers = 0, on_chip = 0;
+  RunStats stats, analytic, strided;  // the on-chip layers' counters summed
+  std::uint64_t free_cycles = 0, strided_free_cycles = 0;
+  energy::Estimate energy, strided_energy;
+  std::uint64_t host_bytes = 0, host_cycles = 0;
+  double host_dram_j = 0;
+  int mismatched_layers = 0;
+};
+
 struct NetworkRun {
   Network net;
   Config config;
   std::string model, tiling;
   double bandwidth_gbps = 0, clock_mhz = 0, window_us = 0;
   LoweringRun feeder, expl;
+  std::vector<PoolRun> pools;  // every pooling layer, in the network's order
+  PoolTotals pool_total;
   double plan_wall_seconds = 0;      // choosing every layer's program (the search and its timings)
   double analytic_wall_seconds = 0;  // timing the chosen programs with the analytic model
   double sc_wall_seconds = 0;        // the SystemC runs (--model sc or both)
   double rtl_wall_seconds = 0;       // the lockstep RTL runs (--model both)
+  double pool_wall_seconds = 0;      // the pooling layers: compile, analytic timings, SystemC/RTL runs
 };
 
 // A grouped convolution (NetworkLayer::groups > 1) runs one group's program and counts its cycles,
 // traffic, SRAM accesses, MACs and energy `groups` times, the groups back to back on the timeline
 // (they are identical programs on different operands; analytic and sc alike: the SystemC model runs
 // the first group's operands once and its counters are scaled, --check compares that group).
+// Pooling layers whose window is known (NetworkLayer::pool) compile with compile_pool and run on
+// the same models; one the pooling unit cannot run (average pooling with dilation, ...) stays on
+// the host with the reason in PoolRun::refused. The feeder and explicit totals stay the array
+// layers' (the paper's Tables II and III); the pooling layers have their own (pool_total).
 // Throws InputError for a bad option (unknown model, bandwidth out of range).
 NetworkRun run_network(const Network& net, const Config& cfg, const RunOptions& opt);
 

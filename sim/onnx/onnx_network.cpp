@@ -93,6 +93,37 @@ std::string detail_of(const graph::Node& n) {
   return fmt::format("{}", fmt::join(parts, " "));
 }
 
+// MaxPool, AveragePool (pads and strides resolved by the importer) and GlobalAveragePool as the
+// pooling unit takes them; unknown (left on the host) for other nodes or an input of unknown shape.
+PoolWindow pool_window(const graph::Node& n, const NetworkLayer& nl) {
+  PoolWindow w;
+  if (nl.c <= 0 || nl.h <= 0 || nl.w <= 0) return w;
+  const auto ints = [&n](const char* k, std::size_t size) -> std::vector<int> {
+    auto it = n.attrs.find(k);
+    if (it == n.attrs.end() || it->second.size() != size) return {};
+    return std::vector<int>(it->second.begin(), it->second.end());
+  };
+  const auto flag = [&n](const char* k) {
+    auto it = n.attrs.find(k);
+    return it != n.attrs.end() && !it->second.empty() && it->second[0] != 0;
+  };
+  if (n.op == "GlobalAveragePool") {
+    w.known = true;
+    w.ky = nl.h, w.kx = nl.w;
+    return w;
+  }
+  if (n.op != "MaxPool" && n.op != "AveragePool") return w;
+  const std::vector<int> k = ints("kernel_shape", 2), s = ints("strides", 2), d = ints("dilations", 2),
+                         p = ints("pads", 4);
+  if (k.empty() || s.empty() || d.empty() || p.empty()) return w;
+  w.known = true;
+  w.ky = k[0], w.kx = k[1], w.sy = s[0], w.sx = s[1], w.dy = d[0], w.dx = d[1];
+  w.pt = p[0], w.pl = p[1], w.pb = p[2], w.pr = p[3];
+  w.ceil_mode = flag("ceil_mode");
+  w.count_include_pad = flag("count_include_pad");
+  return w;
+}
+
 }  // namespace
 
 std::string network_op_of(const graph::Node& node) {
@@ -114,6 +145,8 @@ Network to_network(const graph::Graph& g) {
   net.title = fmt::format("{} (imported from {})", g.name, std::filesystem::path(g.source).filename().string());
   net.source = g.source;
   if (!g.inputs.empty()) chw(g.inputs[0].shape, net.in_c, net.in_h, net.in_w);
+  if (!g.inputs.empty() && g.inputs[0].shape.size() == 4 && g.inputs[0].shape[0] >= 1)
+    net.batch = int(g.inputs[0].shape[0]);
   std::map<std::string, std::string> layer_of;  // value -> the layer that produces it ("input": graph inputs)
   for (const auto& in : g.inputs) layer_of[in.name] = "input";
   std::set<std::string> names;
@@ -145,6 +178,7 @@ Network to_network(const graph::Graph& g) {
       auto it = g.shapes.find(node.op == "Concat" ? node.outputs.at(0) : *first);
       if (it != g.shapes.end()) chw(it->second, nl.c, nl.h, nl.w);
       nl.detail = detail_of(node);
+      nl.pool = pool_window(node, nl);
     }
     std::vector<std::string> inputs;
     for (const auto& v : node.inputs) {

@@ -78,6 +78,7 @@ void accumulate(RunStats& into, const RunStats& s) {
 energy::Activity energy_activity(const RunStats& s) {
   energy::Activity act;
   act.mac_steps = s.mac_cycles;
+  act.pool_steps = s.pool_cycles;
   for (int i = 0; i < 3; ++i) act.sram_words[i] = s.sram_reads[i] + s.sram_writes[i];
   act.dram_bytes = s.dram.total();
   return act;

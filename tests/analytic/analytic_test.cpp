@@ -29,12 +29,11 @@ using namespace flycol;
 namespace {
 
 constexpr double kMaxCycleError = 0.02;
-// The 500 larger random layers (label slow) reach further into DMA-bound plans, where the analytic
-// model's memory-port sharing between concurrent DMA commands is an approximation (README.md of
-// sim/analytic, "A DMA command"). With contexts of COLS steps (two reserve banks) RUNs got shorter
-// and the worst such layer moved from 1.97 % to 2.30 % (seed 11: C=5,H=25,W=54,K=11,ky=1,kx=5,
-// sx=2,dy=8,dx=7: RUN classes equal, DRAM stall 393 against 524 cycles).
-constexpr double kMaxCycleErrorLarge = 0.025;
+// The 500 larger random layers (label slow) reach further into DMA-bound plans. Their worst was
+// 2.30 % (held to 2.5 %) while the analytic model shared the DRAM channel's bandwidth between
+// concurrent DMA commands; with the channel as a FIFO (sim/analytic/README.md) it is 1.19 %, so
+// they are held to the same 2 % as the default set.
+constexpr double kMaxCycleErrorLarge = 0.02;
 
 // SystemC elaborates once per process: one simulation of the reference configuration for all.
 ScSimulation& sc_model() {

@@ -144,6 +144,76 @@ TEST_CASE("a network run's totals are the sums of its layers, for both lowerings
   CHECK(net::run_network(n, default_config(), fast).feeder.total.stats.cycles <= r.feeder.total.stats.cycles);
 }
 
+TEST_CASE("pooling layers run on the pooling unit, beside the strided baseline and the host", "[network][pool]") {
+  // Every kind a network file lists, and one the pooling unit refuses (padding above 255), which
+  // stays on the host with the reason.
+  const char* kPools = R"(name: pools
+title: pooling kinds
+input: {C: 8, H: 20, W: 20}
+layers:
+  - {name: a, C: 8, H: 20, W: 20, K: 16, k: 3, p: 1}
+  - {name: max, op: maxpool, C: 16, H: 20, W: 20, k: 3, s: 2, p: 1}
+  - {name: avg, op: avgpool, C: 16, H: 10, W: 10, k: 2, s: 2}
+  - {name: gap, op: globalavgpool, C: 16, H: 5, W: 5}
+  - {name: wide, op: maxpool, C: 16, H: 20, W: 20, k: 3, p: 300, inputs: [a]}
+)";
+  const Config& cfg = default_config();
+  const Network n = with_batch(parse_network(kPools, "pools.yaml"), 2);
+  const net::NetworkRun r = net::run_network(n, cfg, {});
+  REQUIRE(r.pools.size() == 4);
+  CHECK(r.pool_total.layers == 4);
+  CHECK(r.pool_total.on_chip == 3);
+  const net::PoolRun& wide = r.pools[3];
+  CHECK_FALSE(wide.on_chip);
+  CHECK(wide.refused.find("255") != std::string::npos);
+  // Each on-chip layer: pooling steps and no MAC, every output stored once, the host's round trip
+  // the input and output tensors once at the DRAM bandwidth, the energy of the counted activity.
+  const int ho[3] = {10, 5, 1}, hin[3] = {20, 10, 5};
+  std::uint64_t cycles = 0, strided = 0, host = 0;
+  for (int i = 0; i < 3; ++i) {
+    const net::PoolRun& p = r.pools[std::size_t(i)];
+    INFO(p.name);
+    REQUIRE(p.on_chip);
+    CHECK(p.shape.n == 2);
+    CHECK(p.shape.ho() == ho[i]);
+    CHECK(p.stats.mac_cycles == 0);
+    CHECK(p.stats.pool_cycles > 0);
+    CHECK(p.stats.dram.ofmap == 2u * 16u * std::uint64_t(ho[i] * ho[i]) * 2u);
+    CHECK(p.stats.dram.ifmap >= 2u * 16u * std::uint64_t(hin[i] * hin[i]) * 2u);
+    CHECK(p.host_bytes == 2u * 16u * std::uint64_t(hin[i] * hin[i] + ho[i] * ho[i]) * 2u);
+    const double bytes_per_cycle = DramTiming::from(cfg).bytes_per_cycle;
+    CHECK(double(p.host_cycles) >= double(p.host_bytes) / bytes_per_cycle);
+    CHECK(double(p.host_cycles) < double(p.host_bytes) / bytes_per_cycle + 1);
+    CHECK(p.energy.core_j == Approx(double(p.stats.pool_cycles) * energy::kPoolCycleShare * cfg.pes() *
+                                    energy::mac_pj(cfg) * 1e-12));
+    CHECK(p.free_cycles <= p.stats.cycles);
+    cycles += p.stats.cycles;
+    strided += p.strided.cycles;
+    host += p.host_cycles;
+  }
+  // The strided unit reads a 3x3 stride-2 window's words again for every step: slower alone.
+  CHECK(r.pools[0].strided_free_cycles > r.pools[0].free_cycles);
+  CHECK(r.pools[0].strided.sram_reads[0] > r.pools[0].stats.sram_reads[0]);
+  CHECK(r.pool_total.stats.cycles == cycles);
+  CHECK(r.pool_total.strided.cycles == strided);
+  CHECK(r.pool_total.host_cycles == host);
+  // The array layers' totals are not changed by the pooling layers (the paper's Tables II/III).
+  CHECK(r.feeder.layers.size() == 1);
+  const std::string text = net::text_report(r);
+  CHECK(text.find("pooling layers on chip") != std::string::npos);
+  CHECK(text.find("on the host: ") != std::string::npos);
+  const Json j = net::json_report(r);
+  const YAML::Node y = YAML::Load(j.dump());
+  CHECK(y["pooling"]["layers"].size() == 4);
+  CHECK(y["pooling"]["layers"][0]["strided"]["speedup"].as<double>() ==
+        Approx(double(r.pools[0].strided.cycles) / double(r.pools[0].stats.cycles)));
+  CHECK(y["pooling"]["layers"][3]["on_chip"].as<bool>() == false);
+  for (const char* key : {"cycles", "time_us", "dram_mb", "energy_uj", "strided_cycles", "strided_speedup",
+                          "strided_speedup_free_dram", "host_time_us_lower_bound", "host_dram_mb",
+                          "network_time_ms_with_pooling"})
+    CHECK(y["pooling"]["total"][key].IsScalar());
+}
+
 TEST_CASE("a batch runs every array layer on N images and is not compared with the paper", "[network]") {
   const Network n = parse_network(kSmall, "small.yaml");
   REQUIRE(n.paper.total_mb.given);
