@@ -11,6 +11,7 @@
 #include "sim/common/input_error.h"
 #include "sim/config/yaml_guard.h"
 #include "sim/network/traffic.h"
+#include "sim/runner/pool_layer.h"
 #include "sim/report/svg_chart.h"
 
 namespace flycol::net {
@@ -250,14 +251,7 @@ Json pool_json(const NetworkRun& r) {
       layers.push(std::move(l));
       continue;
     }
-    const PoolShape& sh = p.shape;
-    Json& ls = l["layer"];
-    ls["N"] = sh.n, ls["C"] = sh.c, ls["H"] = sh.h, ls["W"] = sh.w;
-    ls["ky"] = sh.ky, ls["kx"] = sh.kx, ls["sy"] = sh.sy, ls["sx"] = sh.sx, ls["dy"] = sh.dy, ls["dx"] = sh.dx;
-    ls["pt"] = sh.pt, ls["pb"] = sh.pb, ls["pl"] = sh.pl, ls["pr"] = sh.pr;
-    ls["ceil_mode"] = sh.ceil_mode;
-    ls["count_include_pad"] = sh.count_include_pad;
-    ls["Ho"] = sh.ho(), ls["Wo"] = sh.wo();
+    write_pool_layer_json(l["layer"], golden_pool_layer(p.shape));
     Json& pl = l["plan"];
     pl["tile_c"] = p.plan.tc, pl["tiles_c"] = p.plan.tiles_c;
     pl["tile_h"] = p.plan.th, pl["tiles_h"] = p.plan.tiles_h;

@@ -17,6 +17,7 @@
 #include "sim/golden/conv.h"
 #include "sim/golden/pool.h"
 #include "sim/rtlsim/cosim.h"
+#include "sim/runner/pool_layer.h"
 #include "sim/network/traffic.h"
 #include "sim/scsim/layer_sim.h"
 #include "sim/workload/workload.h"
@@ -65,27 +66,18 @@ std::string lockstep_mismatch(const CosimResult& c, std::uint64_t sc_cycles, con
   return "";
 }
 
-// A network file's or ONNX model's pooling layer as the pooling compiler and the golden model take it.
-PoolShape pool_shape(const NetworkLayer& nl, int batch) {
-  PoolShape s;
-  s.op = nl.op == "maxpool" ? hw::PoolOp::Max : hw::PoolOp::Average;
-  s.n = batch, s.c = nl.c, s.h = nl.h, s.w = nl.w;
-  const PoolWindow& w = nl.pool;
-  s.ky = w.ky, s.kx = w.kx, s.sy = w.sy, s.sx = w.sx, s.dy = w.dy, s.dx = w.dx;
-  s.pt = w.pt, s.pb = w.pb, s.pl = w.pl, s.pr = w.pr;
-  s.ceil_mode = w.ceil_mode;
-  s.count_include_pad = w.count_include_pad;
-  s.source = nl.name;
-  return s;
-}
-golden::PoolLayer golden_layer(const PoolShape& s) {
+// A network file's or ONNX model's pooling layer as the golden model takes it (pool_layer.h turns
+// it into the compiler's PoolShape).
+golden::PoolLayer golden_pool_layer(const NetworkLayer& nl, int batch) {
   golden::PoolLayer l;
-  l.op = s.op == hw::PoolOp::Max ? golden::PoolOp::max : golden::PoolOp::avg;
-  l.n = s.n, l.c = s.c, l.h = s.h, l.w = s.w;
-  l.ky = s.ky, l.kx = s.kx, l.sy = s.sy, l.sx = s.sx, l.dy = s.dy, l.dx = s.dx;
-  l.pt = s.pt, l.pb = s.pb, l.pl = s.pl, l.pr = s.pr;
-  l.ceil_mode = s.ceil_mode;
-  l.count_include_pad = s.count_include_pad;
+  l.name = nl.name;
+  l.op = nl.op == "maxpool" ? golden::PoolOp::max : golden::PoolOp::avg;
+  l.n = batch, l.c = nl.c, l.h = nl.h, l.w = nl.w;
+  const PoolWindow& w = nl.pool;
+  l.ky = w.ky, l.kx = w.kx, l.sy = w.sy, l.sx = w.sx, l.dy = w.dy, l.dx = w.dx;
+  l.pt = w.pt, l.pb = w.pb, l.pl = w.pl, l.pr = w.pr;
+  l.ceil_mode = w.ceil_mode;
+  l.count_include_pad = w.count_include_pad;
   return l;
 }
 
@@ -284,7 +276,9 @@ NetworkRun run_network(const Network& net, const Config& cfg, const RunOptions& 
       r.pools.push_back(std::move(P));
       continue;
     }
-    P.shape = pool_shape(nl, net.batch);
+    const golden::PoolLayer gl = golden_pool_layer(nl, net.batch);
+    P.shape = pool_shape(gl);
+    P.shape.source = nl.name;
     Program prog;
     try {
       prog = compile_pool(P.shape, cfg);
@@ -303,7 +297,6 @@ NetworkRun run_network(const Network& net, const Config& cfg, const RunOptions& 
     P.free_cycles = free_model.run(prog).stats.cycles;
     P.strided_free_cycles = strided_free_model.run(prog).stats.cycles;
     P.stats = P.analytic;
-    const golden::PoolLayer gl = golden_layer(P.shape);
     if (sc) {
       // The ifmap of seeded operands of a 1x1 convolution on the same map (flycol run --op's).
       Layer as_conv;

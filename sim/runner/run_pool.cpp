@@ -16,6 +16,7 @@
 #include "sim/config/config_keys.h"
 #include "sim/config/layer.h"
 #include "sim/rtlsim/cosim.h"
+#include "sim/runner/pool_layer.h"
 #include "sim/runner/run_layer.h"
 #include "sim/scsim/sc_simulation.h"
 #include "sim/stats/run_stats.h"
@@ -30,18 +31,6 @@ int flag_value(const std::string& value, const std::string& source, const std::s
   if (value == "0") return 0;
   if (value == "1") return 1;
   throw InputError(source, key, fmt::format("= {}: must be 0 or 1 (ONNX's {})", value, onnx));
-}
-
-// The layer as the pooling compiler takes it.
-PoolShape pool_shape(const golden::PoolLayer& l) {
-  PoolShape s;
-  s.op = l.op == golden::PoolOp::max ? hw::PoolOp::Max : hw::PoolOp::Average;
-  s.n = l.n, s.c = l.c, s.h = l.h, s.w = l.w;
-  s.ky = l.ky, s.kx = l.kx, s.sy = l.sy, s.sx = l.sx, s.dy = l.dy, s.dx = l.dx;
-  s.pt = l.pt, s.pb = l.pb, s.pl = l.pl, s.pr = l.pr;
-  s.ceil_mode = l.ceil_mode;
-  s.count_include_pad = l.count_include_pad;
-  return s;
 }
 
 // What a chip model did with the pooling program.
@@ -264,12 +253,7 @@ PoolOutcome run_pool(const PoolRequest& req) {
   lj = Json::object();
   lj["spec"] = pool_spec(req.op, l);
   lj["name"] = l.name;
-  lj["N"] = l.n, lj["C"] = l.c, lj["H"] = l.h, lj["W"] = l.w;
-  lj["ky"] = l.ky, lj["kx"] = l.kx, lj["sy"] = l.sy, lj["sx"] = l.sx, lj["dy"] = l.dy, lj["dx"] = l.dx;
-  lj["pt"] = l.pt, lj["pb"] = l.pb, lj["pl"] = l.pl, lj["pr"] = l.pr;
-  lj["ceil_mode"] = l.ceil_mode;
-  lj["count_include_pad"] = l.count_include_pad;
-  lj["Ho"] = l.ho(), lj["Wo"] = l.wo();
+  write_pool_layer_json(lj, l);
   j["config"] = config_json(req.config);
   j["seed"] = req.given_ifmap ? Json(nullptr) : Json(req.seed);
   j["operands"] = req.given_ifmap ? std::string("given") : std::string(operand_class_name(req.operands));

@@ -61,18 +61,6 @@ PoolCase random_pool_case(std::mt19937_64& rng, const hw::HwParams& hw) {
   return c;
 }
 
-golden::PoolLayer golden_layer(const PoolShape& s) {
-  golden::PoolLayer l;
-  l.op = s.op == hw::PoolOp::Max ? golden::PoolOp::max : golden::PoolOp::avg;
-  l.n = s.n, l.c = s.c, l.h = s.h, l.w = s.w;
-  l.ky = s.ky, l.kx = s.kx, l.sy = s.sy, l.sx = s.sx, l.dy = s.dy, l.dx = s.dx;
-  l.pt = s.pt, l.pb = s.pb, l.pl = s.pl, l.pr = s.pr;
-  l.ceil_mode = s.ceil_mode;
-  l.count_include_pad = s.count_include_pad;
-  return l;
-}
-
-
 std::vector<ElemBits> pool_ifmap(const PoolCase& c, Arithmetic arith) {
   Layer as_conv;
   as_conv.n = c.shape.n, as_conv.c = c.shape.c, as_conv.h = c.shape.h, as_conv.w = c.shape.w;

@@ -13,6 +13,7 @@
 #include "hw/common/hw_params.h"
 #include "sim/compiler/pool_compiler.h"
 #include "sim/golden/pool.h"
+#include "sim/runner/pool_layer.h"  // golden_pool_layer(): a case's layer as the golden pooling takes it
 #include "sim/workload/workload.h"
 
 namespace flycol::tb {
@@ -29,9 +30,6 @@ struct PoolCase {
 // A random layer the pooling unit takes. Sizes stay small (a few thousand cycles per layer) but
 // reach edge tiles, odd sizes, every option and, now and then, forced one-channel / few-row tiles.
 PoolCase random_pool_case(std::mt19937_64& rng, const hw::HwParams& hw);
-
-// The case's layer as the golden pooling takes it.
-golden::PoolLayer golden_layer(const PoolShape& s);
 
 // The case's ifmap [N][C][H][W]: the seeded operands of a 1x1 convolution on the same map (the
 // same operand classes as the convolution benches).

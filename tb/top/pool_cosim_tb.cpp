@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
     try {
       const Program prog = compile_pool(c.shape, cfg, c.options);
       const std::vector<ElemBits> ifmap = tb::pool_ifmap(c, cfg.arithmetic);
-      const std::vector<AccBits> want = golden::pool(tb::golden_layer(c.shape), cfg.arithmetic, ifmap);
+      const std::vector<AccBits> want = golden::pool(golden_pool_layer(c.shape), cfg.arithmetic, ifmap);
       CosimOptions opt;
       opt.watchdog_cycles = 200'000;
       const CosimResult r = cosim_program(prog, build_pool_dram_image(prog, ifmap), tb::timing_for(cfg, c.dram_seed), opt);

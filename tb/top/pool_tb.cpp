@@ -57,7 +57,7 @@ std::string run_case(ScSimulation& sim, const Config& cfg, const tb::PoolCase& c
                      AnalyticCheck& ac, ScSimulation* fast) {
   const Program prog = compile_pool(c.shape, cfg, c.options);
   const std::vector<ElemBits> ifmap = tb::pool_ifmap(c, cfg.arithmetic);
-  const std::vector<AccBits> want = golden::pool(tb::golden_layer(c.shape), cfg.arithmetic, ifmap);
+  const std::vector<AccBits> want = golden::pool(golden_pool_layer(c.shape), cfg.arithmetic, ifmap);
 
   const std::vector<std::uint8_t> image = build_pool_dram_image(prog, ifmap);
   DramModel dram(tb::timing_for(cfg, c.dram_seed), image.size());
