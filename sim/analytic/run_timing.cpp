@@ -93,7 +93,6 @@ std::vector<RunTimer::RowShape> RunTimer::row_shapes(const hw::RunDesc& r, std::
   const int kx = int(px.size());  // the columns of this region row (a chunk of the kernel row)
 
   std::vector<RowShape> shapes(std::size_t(B * M));
-  std::vector<int> fill(static_cast<std::size_t>(R), 0);
   std::vector<std::int64_t> lane_off(static_cast<std::size_t>(R), 0);  // pixel packing: depends on ox
   for (int l = 0; l < R; ++l)
     lane_off[std::size_t(l)] = hw::lane_local_offset(l, r.lane_stride, r.pack_w, r.pack_jump, ox);
@@ -102,41 +101,80 @@ std::vector<RunTimer::RowShape> RunTimer::row_shapes(const hw::RunDesc& r, std::
     for (int f0 = 0; f0 < M; ++f0) {
       RowShape& s = shapes[std::size_t(go * M + f0)];
       s.reads = words;
-      s.push_at.assign(std::size_t(kx), -1);
-      s.push_first.assign(std::size_t(kx), -1);
-      s.word_start.assign(std::size_t(words), 0);
-      std::fill(fill.begin(), fill.end(), f0);
-      int t = 0;  // SEL cycle of the current word, relative to the row
-      for (int j = 0; j < words; ++j) {
-        s.word_start[std::size_t(j)] = t;
-        int word_cycles = 1;
-        for (int l = 0; l < R; ++l) {
+      s.columns = kx;
+      s.groups = (f0 + kx) / M;
+      s.word_cycles.assign(std::size_t(words), 1);
+      s.pushes.clear();
+      s.flush.clear();
+      // Each lane's pushes word by word, and the lanes merged per word: run (l, j) is lane l's
+      // pushes in word j, rep[l] the first lane with the same run in the current word.
+      std::vector<std::vector<LanePush>> runs(std::size_t(R) * std::size_t(words));
+      std::vector<int> last_len(std::size_t(R), 1);
+      for (int l = 0; l < R; ++l) {
+        int f = f0;
+        for (int j = 0; j < words; ++j) {
+          std::vector<LanePush>& run = runs[std::size_t(l) * std::size_t(words) + std::size_t(j)];
           const std::int64_t base = go + lane_off[std::size_t(l)] - std::int64_t(j) * B;
           // Elements of this lane in word j: kernel columns x with 0 <= base + px[x] < B.
           int x = 0;
           while (x < kx && base + px[std::size_t(x)] < 0) ++x;
           int end = x;
           while (end < kx && base + px[std::size_t(end)] < B) ++end;
-          int& f = fill[std::size_t(l)];
-          int c = 0;
+          int c = 0;  // the lane's SEL cycle in this word
           while (x < end) {
             const int k = std::min(end - x, M - f);
             x += k;
             f += k;
             if (f == M) {
-              int& at = s.push_at[std::size_t(x - 1)];
-              at = std::max(at, t + c);
-              int& first = s.push_first[std::size_t(x - 1)];
-              first = first < 0 ? t + c : std::min(first, t + c);
+              run.push_back(LanePush{j, (f0 + x) / M - 1, l, 1, c, 0});
               f = 0;
             }
             if (x < end) ++c;
           }
-          word_cycles = std::max(word_cycles, c + 1);
+          for (LanePush& u : run) u.len = c + 1;
+          int& wc = s.word_cycles[std::size_t(j)];
+          wc = std::max(wc, c + 1);
+          if (j + 1 == words) last_len[std::size_t(l)] = c + 1;
         }
-        t += word_cycles;
       }
-      s.cycles = t;
+      const auto same = [](const std::vector<LanePush>& u, const std::vector<LanePush>& v) {
+        if (u.size() != v.size()) return false;
+        for (std::size_t i = 0; i < u.size(); ++i)
+          if (u[i].group != v[i].group || u[i].at != v[i].at || u[i].len != v[i].len) return false;
+        return true;
+      };
+      std::vector<int> rep(std::size_t(R), 0);
+      for (int j = 0; j < words; ++j) {
+        const auto run_of = [&](int l) -> std::vector<LanePush>& {
+          return runs[std::size_t(l) * std::size_t(words) + std::size_t(j)];
+        };
+        for (int l = 0; l < R; ++l) {
+          int m = 0;
+          while (m < l && !(rep[std::size_t(m)] == m && same(run_of(m), run_of(l)))) ++m;
+          rep[std::size_t(l)] = m;
+          if (m == l) continue;
+          for (LanePush& u : run_of(m)) ++u.lanes;
+          run_of(l).clear();
+        }
+        for (int l = 0; l < R; ++l)
+          for (const LanePush& u : run_of(l)) s.pushes.push_back(u);
+        // A partial last group of the RUN is pushed with a lane's last take from the last word (in
+        // its first cycle when it takes nothing from it), after its other pushes there.
+        if (j + 1 == words)
+          for (int l = 0; l < R; ++l) {
+            const int m = rep[std::size_t(l)];
+            if (m == l)
+              s.flush.push_back(LanePush{j, s.groups, l, 1, last_len[std::size_t(l)] - 1, last_len[std::size_t(l)]});
+            else
+              for (LanePush& u : s.flush)
+                if (u.lane == m) ++u.lanes;
+          }
+      }
+      std::sort(s.pushes.begin(), s.pushes.end(), [](const LanePush& u, const LanePush& v) {
+        return std::tie(u.word, u.group, u.lane) < std::tie(v.word, v.group, v.lane);
+      });
+      s.cycles = 0;
+      for (const int wc : s.word_cycles) s.cycles += wc;
     }
   }
   return shapes;
@@ -210,7 +248,7 @@ RunTiming RunTimer::strided_pool(const hw::RunDesc& r) const {
 RunTiming RunTimer::compute(const hw::RunDesc& r) const {
   if (r.pooling() && pool_feed_ == PoolFeed::strided) return strided_pool(r);
   RunTiming out;
-  const int B = p_.bus_elems, M = p_.m, FD = p_.lane_fifo_depth;
+  const int B = p_.bus_elems, M = p_.m, FD = p_.lane_fifo_depth, R = p_.rows;
   // Window tokens at least COLS apart (two reserve banks, section 9.4); a window's results leave
   // the array's east edge from COLS+ROWS cycles after it, over COLS cycles.
   const std::int64_t window_gap = std::int64_t(p_.cols);
@@ -251,6 +289,13 @@ RunTiming RunTimer::compute(const hw::RunDesc& r) const {
   std::uint64_t g = 0;              // next group to complete
   std::uint64_t feeder_stall = 0, context_stall = 0;
   std::int64_t feed = 1;            // cycle of the next row's first read
+  // Per row: each group's pushes so far and its last push; per lane: its holds in the current word
+  // (valid while delay_word is that word's number).
+  std::vector<int> pushed;
+  std::vector<std::int64_t> complete;
+  std::vector<std::int64_t> delay(std::size_t(p_.rows), 0);
+  std::vector<std::uint64_t> delay_word(std::size_t(p_.rows), ~std::uint64_t(0));
+  std::uint64_t word_no = 0;        // words read so far in the RUN
 
   // Issues every element of group `g` (elements e .. e_end-1), available from cycle `avail`.
   const auto issue_group = [&](std::uint64_t e_end, std::int64_t avail) {
@@ -302,44 +347,47 @@ RunTiming RunTimer::compute(const hw::RunDesc& r) const {
               const int go = int(start & std::uint64_t(B - 1));
               const int f0 = int(row_elems % std::uint64_t(M));
               const RowShape& s = (lastc ? shapes_last : shapes_kxc)[std::size_t(go * M + f0)];
-              const std::uint64_t kx = s.push_at.size();
+              const std::uint64_t kx = std::uint64_t(s.columns);
               out.ifmap_reads += std::uint64_t(s.reads);
-              const bool last_row = row_elems + kx == E;
-              // The columns of this row that complete a group, in order (groups g, g+1, ...).
-              std::vector<int> cols_at, at_of, first_of;
-              for (std::uint64_t x = 0; x < kx; ++x) {
-                int at = s.push_at[x], first = s.push_first[x];
-                if (at < 0 && last_row && x + 1 == kx) at = first = s.cycles - 1;  // the flush of the last group
-                if (at < 0) continue;
-                cols_at.push_back(int(x));
-                at_of.push_back(at);
-                first_of.push_back(first);
-              }
-              const std::uint64_t g0 = g;
-              std::vector<char> held(cols_at.size(), 0);
-              // The SEL stage takes an element in cycle feed + offset + 1. The first lane to push a
-              // group into a full FIFO holds the word, and with it the whole feeder, until the group
-              // FD places earlier has been popped; the group is complete at the last lane.
-              const auto hold = [&](std::size_t k) {
-                held[k] = 1;
-                const std::uint64_t gk = g0 + k;
-                if (gk < std::uint64_t(FD)) return;
-                const std::int64_t room = pops[std::size_t(gk % std::uint64_t(FD))] + 1;
-                const std::int64_t push_first = feed + first_of[k] + 1;
-                if (push_first < room) feed += room - push_first;
+              // The RUN's last read flushes a partial last group (section 9.2).
+              const bool flush = row_elems + kx == E && E % std::uint64_t(M) != 0;
+              const int n_groups = s.groups + (flush ? 1 : 0);
+              const std::uint64_t g0 = g;  // the row's first group
+              pushed.assign(std::size_t(n_groups), 0);
+              complete.assign(std::size_t(n_groups), 0);
+              // Word by word, each lane's pushes in group order. A lane whose FIFO is full when it
+              // must push (the group FD places earlier not popped yet) is blocked: it takes nothing
+              // until the cycle after that pop, and its later cycles in this word move with it. The
+              // other lanes go on taking from the held word; the word leaves (and the next one enters
+              // the SEL stage) once every lane is done with it. A group is complete at its last lane's
+              // push and its elements issue from the next cycle. (The room of a group is known when it
+              // is needed: all lanes push group G - FD before any lane pushes G, spec 9.2.)
+              std::int64_t w0 = feed + 1;  // SEL cycle of the current word's first cycle
+              std::int64_t word_len = 0;   // SEL cycles of the current word so far
+              const auto push = [&](const LanePush& u) {
+                std::int64_t& d = delay[std::size_t(u.lane)];  // the lane's holds in this word
+                if (delay_word[std::size_t(u.lane)] != word_no) d = 0, delay_word[std::size_t(u.lane)] = word_no;
+                std::int64_t t = w0 + u.at + d;
+                const std::uint64_t gk = g0 + std::uint64_t(u.group);
+                if (gk >= std::uint64_t(FD) && g + std::uint64_t(FD) > gk) {
+                  const std::int64_t room = pops[std::size_t(gk % std::uint64_t(FD))] + 1;
+                  if (t < room) d += room - t, t = room;
+                }
+                word_len = std::max(word_len, std::int64_t(u.len) + d);
+                std::int64_t& done = complete[std::size_t(u.group)];
+                done = std::max(done, t);
+                if ((pushed[std::size_t(u.group)] += u.lanes) == R)
+                  issue_group(std::min(E, (g + 1) * std::uint64_t(M)), done + 1);
               };
-              for (std::size_t i = 0; i < cols_at.size(); ++i) {
-                // A later group whose first lane pushes in an earlier word than this group's last
-                // lane (a wide row: the leading lane runs FD groups ahead) holds the feeder before
-                // this group completes. Its room is known once the group FD places before it has
-                // been issued (k < i + FD; deadlock freedom, spec 9.2, keeps the others later).
-                const int word_i = s.word_of(at_of[i]);
-                for (std::size_t k = i + 1; k < cols_at.size() && k < i + std::size_t(FD); ++k)
-                  if (!held[k] && s.word_of(first_of[k]) < word_i) hold(k);
-                if (!held[i]) hold(i);
-                issue_group(std::min(E, (g + 1) * std::uint64_t(M)), feed + at_of[i] + 2);
+              std::size_t ev = 0;
+              for (int j = 0; j < s.reads; ++j, ++word_no) {
+                word_len = s.word_cycles[std::size_t(j)];
+                for (; ev < s.pushes.size() && s.pushes[ev].word == j; ++ev) push(s.pushes[ev]);
+                if (flush && j + 1 == s.reads)
+                  for (const LanePush& u : s.flush) push(u);
+                w0 += word_len;
               }
-              feed += s.cycles;
+              feed = w0 - 1;
               row_elems += kx;
             }
         // The next context (section 9.1): packed contexts pass a row end now and then.

@@ -43,20 +43,27 @@ public:
 
 private:
   // Feeder behaviour of one interest-region row, by its global word offset and the lanes' fill
-  // level at the row start: SEL cycles, and for each kernel column whose element completes a
-  // lane group, the SEL cycle (0-based in the row) in which the last lane takes it, and the one in
-  // which the first lane does (-1 for columns that complete no group).
+  // level at the row start, as the lanes take it without a full FIFO (section 9.2): SEL cycles and
+  // SRAM reads, each word's SEL cycles, and every lane's pushes. Each lane takes its elements of a
+  // word on its own; it needs the word one cycle more per group it pushes while elements remain,
+  // and the word leaves once every lane is done with it. Lanes whose pushes in a word are the same
+  // (cycles and groups) are held alike, so each word keeps one copy of them with their count.
+  struct LanePush {
+    int word = 0;   // the word of the row in which the lanes push
+    int group = 0;  // the group, counted from the first one completed in the row
+    int lane = 0;   // the first of the lanes (their holds in this word are kept under its index)
+    int lanes = 0;  // how many lanes push alike
+    int at = 0;     // SEL cycle of the push, relative to the word's first cycle
+    int len = 0;    // SEL cycles the lanes need the word (without holds)
+  };
   struct RowShape {
     int cycles = 0;
     int reads = 0;
-    std::vector<int> push_at;     // one per column of the row: the last lane's push (the group is complete)
-    std::vector<int> push_first;  // the first lane's push (a full FIFO stops the feeder here)
-    std::vector<int> word_start;  // SEL cycle of each word's first cycle
-    int word_of(int cycle) const {
-      int j = 0;
-      while (j + 1 < int(word_start.size()) && word_start[std::size_t(j) + 1] <= cycle) ++j;
-      return j;
-    }
+    int columns = 0;                // kernel columns of the row (elements per lane)
+    int groups = 0;                 // groups completed in the row (not counting a final flush)
+    std::vector<int> word_cycles;   // per word: the most any lane needs it
+    std::vector<LanePush> pushes;   // in (word, group, lane) order
+    std::vector<LanePush> flush;    // the RUN's last group, if partial: pushed in the last word
   };
   // A region row is one kernel-column chunk (spec 9.2): its pattern and region width.
   // Index go * M + fill; `ox` is the context's first pixel column (pixel packing, 0 without):

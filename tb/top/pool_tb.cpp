@@ -44,7 +44,7 @@ namespace {
 
 // The analytic model's cycles against the SystemC model's on the configuration's own DRAM timing:
 // the relative error of every layer, and of the RUNs' cycles alone (the part the pooling unit adds).
-constexpr double kMaxRunError = 0.05;
+constexpr double kMaxRunError = 0.02;
 
 struct AnalyticCheck {
   double last = 0, last_run = 0;  // the last layer's errors
@@ -111,8 +111,8 @@ std::string run_case(ScSimulation& sim, const Config& cfg, const tb::PoolCase& c
     if (an.stats.pool_cycles != sc.stats.pool_cycles)
       return fmt::format("analytic model: {} pool cycles, SystemC {}", an.stats.pool_cycles, sc.stats.pool_cycles);
     // The RUNs' cycles (the pooling unit's timing, without the DMA flow model's approximation):
-    // within 5 % on every layer (the largest seen is 2.9 %, global pooling whose window rows are
-    // split into kernel-column chunks on rect8x4, the feeder model's known approximation there).
+    // within 2 % on every layer (0.00 % on 200 layers of seeds 7 and 11 on every configuration,
+    // since the feeder model holds a blocked lane alone, not the whole word).
     if (err_run > kMaxRunError)
       return fmt::format("analytic model: RUN cycles {} against SystemC's {} ({:.1f} % off, at most {:.0f} %)",
                          an.stats.run_cycles, sc.stats.run_cycles, 100 * err_run, 100 * kMaxRunError);
