@@ -39,6 +39,7 @@ std::string Command::to_string() const {
                      d.pad_left, d.pad_right, d.pad_top, d.pad_bottom, d.tail);
     if (d.elem_step != 1) s += fmt::format(" step={}", d.elem_step);
     if (d.pad_value != 0) s += fmt::format(" padval={:#06x}", d.pad_value);
+    if (d.dst_ifmap || d.dst_buf != 0) s += fmt::format(" to_ifmap={} dst_buf={}", int(d.dst_ifmap), d.dst_buf);
   }
   return s;
 }

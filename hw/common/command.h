@@ -69,6 +69,10 @@ struct DmaDesc {
   // The raw bits of every element not from DRAM (padding and tail; 16 bits, the element's width
   // of them): 0 for convolution tiles, the type's smallest value for max pooling. LOAD_IFMAP only.
   std::uint32_t pad_value = 0;
+  // STORE_PSUMS only (section 7.6): write the rows into ifmap buffer dst_buf instead of DRAM;
+  // dram_addr and the strides are then byte addresses inside that buffer. 1 bit each.
+  bool dst_ifmap = false;
+  std::uint8_t dst_buf = 0;
 };
 
 // What a RUN computes (section 8, field pool_op; section 16): a convolution, or pooling windows

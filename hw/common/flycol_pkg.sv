@@ -14,7 +14,7 @@ package flycol_pkg;
     OpRun = 3'd4
   } opcode_e;
 
-  localparam int unsigned CommandBits = 874;
+  localparam int unsigned CommandBits = 876;
   localparam int unsigned BeatBytes = 32;
   localparam int unsigned ChunkQueueDepth = 32;
   localparam int unsigned WeightFifoDepth = 4;
@@ -120,6 +120,8 @@ package flycol_pkg;
     logic [15:0] dma_tail;  // DMA: zeros after the last plane
     logic [7:0] dma_elem_step;  // DMA: DRAM elements per stream element in a row (1 dense, >1 gather)
     logic [15:0] dma_pad_value;  // DMA: raw bits of every padding and tail element (LOAD_IFMAP only)
+    logic [0:0] dma_dst_ifmap;  // DMA: STORE_PSUMS writes ifmap buffer dma_dst_buf instead of DRAM (section 7.6)
+    logic [0:0] dma_dst_buf;  // DMA: the ifmap buffer of a dma_dst_ifmap store (0 otherwise)
     logic [0:0] run_ifmap_buf;  // RUN: ifmap buffer
     logic [0:0] run_weight_buf;  // RUN: weight buffer
     logic [0:0] run_psum_buf;  // RUN: psum buffer

@@ -12,7 +12,8 @@ bool operator==(const DmaDesc& a, const DmaDesc& b) {
          a.plane_stride == b.plane_stride && a.n_rows == b.n_rows && a.row_stride == b.row_stride &&
          a.row_len == b.row_len && a.pad_left == b.pad_left && a.pad_right == b.pad_right &&
          a.pad_top == b.pad_top && a.pad_bottom == b.pad_bottom && a.tail == b.tail &&
-         a.elem_step == b.elem_step && a.pad_value == b.pad_value;
+         a.elem_step == b.elem_step && a.pad_value == b.pad_value && a.dst_ifmap == b.dst_ifmap &&
+         a.dst_buf == b.dst_buf;
 }
 
 bool operator==(const RunDesc& a, const RunDesc& b) {

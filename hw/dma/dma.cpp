@@ -1,5 +1,6 @@
 // SC_MODULE Dma: evaluates the arbiter and both engine cores in dependency order (engine requests
-// are Moore, so the arbiter goes first and the engines then see their fire and response).
+// are Moore, so the arbiter goes first and the engines then see their fire and response; the LD
+// engine before the PS engine, whose store into the ifmap buffer yields the ifmap port to it).
 #include "hw/dma/dma.h"
 
 #include <cstring>
@@ -15,7 +16,8 @@ bool operator==(const DmaCmd& a, const DmaCmd& b) {
          x.plane_stride == y.plane_stride && x.n_rows == y.n_rows && x.row_stride == y.row_stride &&
          x.row_len == y.row_len && x.pad_left == y.pad_left && x.pad_right == y.pad_right &&
          x.pad_top == y.pad_top && x.pad_bottom == y.pad_bottom && x.tail == y.tail &&
-         x.elem_step == y.elem_step && x.pad_value == y.pad_value;
+         x.elem_step == y.elem_step && x.pad_value == y.pad_value &&
+         x.dst_ifmap == y.dst_ifmap && x.dst_buf == y.dst_buf;
 }
 
 std::ostream& operator<<(std::ostream& os, const DmaCmd& c) { return os << c.command().to_string(); }
@@ -95,7 +97,7 @@ void Dma::eval_cores() {
   if (rsp_valid) beat_to_bytes(mem_rsp_rdata_i.read(), rsp_.rdata);
   arb_.eval(ld_.req_valid(), ld_.req(), ps_.req_valid(), ps_.req(), mem_req_ready_i.read(), rsp_valid);
   ld_.eval(arb_.fired(0), arb_.rsp_to() == 0 ? &rsp_ : nullptr, ifmap_, weights_);
-  ps_.eval(arb_.fired(1), arb_.rsp_to() == 1 ? &rsp_ : nullptr, psums_);
+  ps_.eval(arb_.fired(1), arb_.rsp_to() == 1 ? &rsp_ : nullptr, psums_, ifmap_, ld_.writes_ifmap());
 }
 
 void Dma::comb() {
@@ -124,7 +126,8 @@ void Dma::comb() {
 }
 
 // One SRAM port per kind, shared by its two buffers as in dma.sv: the request bits say which
-// buffer; address, data and mask are the requesting buffer's (zero without a request).
+// buffer; address, data and mask are the requesting buffer's (zero without a request). The ifmap
+// port carries the LD engine's write or, in a cycle without one, a PS store's (section 7.6).
 void Dma::drive_sram_ports() {
   sc_core::sc_out<unsigned>* req[3] = {&ifmap_req_o, &weight_req_o, &psum_req_o};
   sc_core::sc_out<bool>* we[3] = {&ifmap_we_o, &weight_we_o, &psum_we_o};

@@ -1,6 +1,8 @@
 // The DMA (docs/microarchitecture.md 7): LD engine, PS engine and memory arbiter behind the one
 // memory port, RTL twin of the SC_MODULE hw::Dma (hw/dma/dma.h) with its port names, plus the SRAM
 // ports of the six buffers the engines reach. The accelerator top can use it or its three parts.
+// The ifmap port carries the LD engine's writes and, in the cycles without one, those of a
+// STORE_PSUMS into the ifmap buffer (section 7.6).
 `include "flycol_assert.svh"
 
 module dma #(
@@ -39,7 +41,7 @@ module dma #(
   // SRAM ports (docs/dev/rtl_conventions.md): req_o has a bit per buffer; we, addr, wdata and
   // wmask are shared by the two buffers of an SRAM and meaningful for the one whose req bit is
   // set. Words are flat vectors, element e in [e*W +: W].
-  // ifmap SRAM (LD engine, write only).
+  // ifmap SRAM (LD engine, and a PS store with dst_ifmap; write only).
   output logic [1:0]                ifmap_req_o,     // bit b: access buffer b this cycle
   output logic                      ifmap_we_o,      // write (high with every req)
   output logic [IfmapAddrBits-1:0]  ifmap_addr_o,    // word address
@@ -66,6 +68,12 @@ module dma #(
   flycol_pkg::dram_addr_t                     ld_req_addr, ps_req_addr;
   flycol_pkg::req_bytes_t                     ld_req_bytes, ps_req_bytes;
   flycol_pkg::beat_t                          ld_req_wdata, ps_req_wdata;
+  // The engines' ifmap writes, before the port multiplexer.
+  logic [1:0]                                 ld_ifmap_req, ps_ifmap_req;
+  logic                                       ld_ifmap_we, ps_ifmap_we, ld_ifmap_wr;
+  logic [IfmapAddrBits-1:0]                   ld_ifmap_addr, ps_ifmap_addr;
+  logic [Bus*ElemBits-1:0]                    ld_ifmap_wdata, ps_ifmap_wdata;
+  logic [Bus-1:0]                             ld_ifmap_wmask, ps_ifmap_wmask;
 
   load_engine #(
     .Cfg(Cfg)
@@ -84,11 +92,11 @@ module dma #(
     .req_fire_i    (ld_req_fire),
     .rsp_valid_i   (ld_rsp_valid),
     .rsp_rdata_i   (mem_rsp_rdata_i),
-    .ifmap_req_o,
-    .ifmap_we_o,
-    .ifmap_addr_o,
-    .ifmap_wdata_o,
-    .ifmap_wmask_o,
+    .ifmap_req_o   (ld_ifmap_req),
+    .ifmap_we_o    (ld_ifmap_we),
+    .ifmap_addr_o  (ld_ifmap_addr),
+    .ifmap_wdata_o (ld_ifmap_wdata),
+    .ifmap_wmask_o (ld_ifmap_wmask),
     .weight_req_o,
     .weight_we_o,
     .weight_addr_o,
@@ -118,8 +126,25 @@ module dma #(
     .psum_addr_o,
     .psum_wdata_o,
     .psum_wmask_o,
-    .psum_rdata_i
+    .psum_rdata_i,
+    .ld_ifmap_wr_i (ld_ifmap_wr),
+    .ifmap_req_o   (ps_ifmap_req),
+    .ifmap_we_o    (ps_ifmap_we),
+    .ifmap_addr_o  (ps_ifmap_addr),
+    .ifmap_wdata_o (ps_ifmap_wdata),
+    .ifmap_wmask_o (ps_ifmap_wmask)
   );
+
+  // The ifmap port: the LD engine's write has priority; the PS engine writes only in a cycle
+  // without one (it is told so), so its request selects the port (section 7.6).
+  assign ld_ifmap_wr = ld_ifmap_req != 2'b00;
+  always_comb begin
+    ifmap_req_o = ld_ifmap_req | ps_ifmap_req;
+    ifmap_we_o = (ps_ifmap_req != 2'b00) ? ps_ifmap_we : ld_ifmap_we;
+    ifmap_addr_o = (ps_ifmap_req != 2'b00) ? ps_ifmap_addr : ld_ifmap_addr;
+    ifmap_wdata_o = (ps_ifmap_req != 2'b00) ? ps_ifmap_wdata : ld_ifmap_wdata;
+    ifmap_wmask_o = (ps_ifmap_req != 2'b00) ? ps_ifmap_wmask : ld_ifmap_wmask;
+  end
 
   mem_arbiter u_mem_arbiter (
     .clk_i,
@@ -157,8 +182,15 @@ module dma #(
                  clk_i, rst_ni)
   `FLYCOL_ASSERT(OneBufferEach_A, $countones(ifmap_req_o) <= 1 && $countones(weight_req_o) <= 1 &&
                  $countones(psum_req_o) <= 1, clk_i, rst_ni)
+  // Section 7.6: dst_ifmap (and dst_buf) only on a STORE_PSUMS; never an ifmap write by both
+  // engines in one cycle.
+  `FLYCOL_ASSERT(LdNoDst_A, ld_start_i |-> !ld_cmd_i.dma_dst_ifmap && ld_cmd_i.dma_dst_buf == 1'b0, clk_i, rst_ni)
+  `FLYCOL_ASSERT(PsDstStore_A, (ps_start_i && ps_cmd_i.dma_dst_ifmap) |-> ps_cmd_i.op == flycol_pkg::OpStorePsums,
+                 clk_i, rst_ni)
+  `FLYCOL_ASSERT_NEVER(OneIfmapWriter_A, ld_ifmap_req != 2'b00 && ps_ifmap_req != 2'b00, clk_i, rst_ni)
   `FLYCOL_ASSERT_KNOWN(CtrlKnown_A, {ld_busy_o, ld_done_o, ps_busy_o, ps_done_o, mem_req_valid_o}, clk_i, rst_ni)
   `FLYCOL_COVER(DramStall_C, mem_req_valid_o && !mem_req_ready_i, clk_i, rst_ni)
   `FLYCOL_COVER(BothBusy_C, ld_busy_o && ps_busy_o, clk_i, rst_ni)
+  `FLYCOL_COVER(StoreIntoIfmap_C, ps_ifmap_req != 2'b00, clk_i, rst_ni)
 
 endmodule

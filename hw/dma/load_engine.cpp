@@ -25,6 +25,8 @@ void LoadEngine::start(const Command& c) {
   s.depth_words = weights ? p_.weight_depth : p_.ifmap_depth;
   s.max_elem_step = weights ? 1 : kMaxElemStep;  // only ifmap rows are gathered (strided 1 x 1 layers)
   if (weights && c.dma.pad_value != 0) protocol_error("ld engine", "LOAD_WEIGHTS with a padding value (LOAD_IFMAP only)");
+  if (c.dma.dst_ifmap || c.dma.dst_buf != 0)
+    protocol_error("ld engine", std::string(opcode_name(c.op)) + " with dst_ifmap or dst_buf (STORE_PSUMS only)");
   loader_.start(c.dma, s);
   start_req_ = true;
   weights_start_ = weights;

@@ -24,6 +24,9 @@ public:
   bool done() const { return loader_.done(); }  // after eval(): the command completes this cycle
   bool req_valid() const { return loader_.req_valid(); }  // Moore
   const MemReq& req() const { return loader_.req(); }     // Moore
+  // After eval(): the packer writes an ifmap buffer in this cycle (a function of registers); a
+  // STORE_PSUMS into the ifmap buffer waits for such a cycle to pass (section 7.6).
+  bool writes_ifmap() const { return !weights_q_ && loader_.writes(); }
 
   // rsp: the read response routed to this engine this cycle, or nullptr.
   void eval(bool req_fired, const MemRsp* rsp, SramBank* const ifmap_banks[2], SramBank* const weight_banks[2]);

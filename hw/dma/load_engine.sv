@@ -129,6 +129,8 @@ module load_engine #(
       $error("load_engine: cannot execute opcode %0d", cmd_i.op);
     if (rst_ni && start_i && cmd_i.op == flycol_pkg::OpLoadWeights && cmd_i.dma_elem_step != 8'd1)
       $error("load_engine: LOAD_WEIGHTS with element step %0d (only LOAD_IFMAP gathers)", cmd_i.dma_elem_step);
+    if (rst_ni && start_i && (cmd_i.dma_dst_ifmap || cmd_i.dma_dst_buf != '0))
+      $error("load_engine: opcode %0d with dst_ifmap or dst_buf (STORE_PSUMS only)", cmd_i.op);
     if (rst_ni && start_i && cmd_i.op == flycol_pkg::OpLoadWeights && cmd_i.dma_pad_value != '0)
       $error("load_engine: LOAD_WEIGHTS with padding value %0h (only LOAD_IFMAP pads with a value)",
              cmd_i.dma_pad_value);

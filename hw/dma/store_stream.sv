@@ -2,8 +2,12 @@
 // hw::StoreStream (hw/dma/store_stream.{h,cpp}): a reader that fetches the data words of every psum
 // row (word-aligned rows) or plane (packed rows), a word FIFO of depth 2, and a writer that keeps the
 // DRAM position and cuts each word into write requests bounded by the word, the row and the beat.
+// With dma_dst_ifmap (section 7.6) the position is a byte address in an ifmap buffer, a chunk is
+// bounded by DB = min(BEAT, ifmap word) instead of the beat, and it is also given as the ifmap word
+// write it makes (dst_*_o); the engine routes it to the ifmap port instead of the memory arbiter.
 //
-// Geometry parameters instead of Cfg, like stream_loader: the PS engine passes the psum word.
+// Geometry parameters instead of Cfg, like stream_loader: the PS engine passes the psum word and
+// the ifmap word and depth.
 // Words and beats are flat vectors on the ports (Yosys 0.23 reads no multi-dimensional packed ports).
 `include "flycol_assert.svh"
 
@@ -11,7 +15,11 @@ module store_stream #(
   parameter int unsigned ElemBits  = 16,    // element bits in DRAM and SRAM: 8, 16 or 32
   parameter int unsigned WordElems = 16,    // SRAM word in elements (1..64)
   parameter int unsigned Depth     = 1024,  // source buffer depth in words
+  parameter int unsigned DstElems  = 16,    // dst_ifmap: the ifmap word in elements (ElemBits each)
+  parameter int unsigned DstDepth  = 1024,  // dst_ifmap: the ifmap buffer depth in words
+  parameter bit          DstEnable = 1'b1,  // dst_ifmap is possible (0: the bit is ignored, checked at start)
   localparam int unsigned AddrBits = flycol_pkg::index_bits(Depth),  // SRAM word address bits
+  localparam int unsigned DstAddrBits = flycol_pkg::index_bits(DstDepth),  // ifmap word address bits
   // Memory port widths: DRAM byte address, request bytes (1..BEAT), one beat (lane j in [8*j +: 8]).
   localparam int unsigned DramAddrBits = flycol_pkg::DramAddrBits,
   localparam int unsigned BytesBits = flycol_pkg::BytesBits,
@@ -32,7 +40,12 @@ module store_stream #(
   // Source SRAM read (Moore); the engine routes it to the command's buffer.
   output logic                          rd_o,        // read this cycle
   output logic [AddrBits-1:0]           rd_addr_o,   // word address
-  input  logic [WordElems*ElemBits-1:0] rdata_i      // held read data: element e in [e*ElemBits +: ElemBits]
+  input  logic [WordElems*ElemBits-1:0] rdata_i,     // held read data: element e in [e*ElemBits +: ElemBits]
+  // dst_ifmap (section 7.6): the request is the ifmap write below; req_fire_i says it was made.
+  output logic                          to_ifmap_o,  // the command writes an ifmap buffer (a register)
+  output logic [DstAddrBits-1:0]        dst_addr_o,  // the chunk's ifmap word (0 without a request)
+  output logic [DstElems*ElemBits-1:0]  dst_data_o,  // its elements at their word positions, 0 elsewhere
+  output logic [DstElems-1:0]           dst_mask_o   // exactly those positions
 );
 
   localparam int unsigned FifoDepth = 2;  // kStoreWordFifoDepth
@@ -49,6 +62,14 @@ module store_stream #(
                                                                                  : flycol_pkg::BeatBytes) + 1);
   // Reader word counts: a row's data words, or a packed plane's words (at most the depth).
   localparam int unsigned RdWordBits = (Field1Bits > AddrBits + 1) ? Field1Bits : AddrBits + 1;
+  // dst_ifmap: the ifmap word in bytes (a power of two), its byte-offset bits, and DB, the block a
+  // chunk may not cross (section 7.6).
+  localparam int unsigned DstWordBytes = DstElems * ElemBytes;
+  localparam int unsigned DstOffBits = $clog2(DstWordBytes);
+  localparam int unsigned DstBlockBytes = (DstWordBytes < flycol_pkg::BeatBytes) ? DstWordBytes
+                                                                                 : flycol_pkg::BeatBytes;
+  localparam int unsigned DstBits = DstElems * ElemBits;
+  localparam int unsigned DstWideBits = (DstBits > BeatBits) ? DstBits : BeatBits;
 
   // ---------------------------------------------------------------------------------------------
   // Registers (the core's _q members).
@@ -58,6 +79,7 @@ module store_stream #(
   logic [FieldBits-1:0]    n_planes_q, n_rows_q, row_len_q;
   logic [StrideBits-1:0]   row_stride_q, plane_stride_q;
   logic                    packed_q;                        // packed rows (section 7.5)
+  logic                    to_ifmap_q;                      // dst_ifmap: rows into an ifmap buffer (7.6)
   logic [FieldBits-1:0]    rd_rows_q;                       // reader rows per plane: n_rows, or 1 when packed
   logic [RdWordBits-1:0]   data_words_q;                    // per reader row: words with data
   logic [AddrBits-1:0]     row_words_q;                     // per reader row: words in SRAM (adds wrap at the depth)
@@ -106,13 +128,21 @@ module store_stream #(
   logic [WideBits-1:0] head_from_elem;
   /* verilator lint_on UNUSEDSIGNAL */
   logic [BeatBits-1:0]  chunk_data;  // the chunk's bytes from lane 0, zeros after them
-  logic [BytesBits-1:0] beat_left;   // bytes to the end of the beat
+  logic [BytesBits-1:0] block_bytes; // the block a chunk stays in: the beat, or DB into an ifmap buffer
+  logic [BytesBits-1:0] beat_left;   // bytes to the end of the block
   logic [CountBits-1:0]  left;        // elements of the head word still to write
   logic [Field1Bits-1:0] row_left;    // elements of the row still to write
-  logic [CountBits-1:0]  beat_room;   // elements to the end of the beat (addresses are element aligned)
+  logic [CountBits-1:0]  beat_room;   // elements to the end of the block (addresses are element aligned)
   logic [CountBits-1:0]  req_elems;   // elements of the chunk
   logic [CountBits-1:0]  req_bytes;   // its bytes
   logic                  req_row_end; // the chunk ends its row
+  // dst_ifmap: the chunk's ifmap word (above the buffer's address bits only in a bad command, which
+  // the start check reports), its first element in the word, and the word's data before trimming.
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [DramAddrBits-1:0] dst_word;
+  logic [DstWideBits-1:0]  dst_wide;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [DstOffBits-1:0]   dst_pos;
 
   always_comb begin
     head_data = wf_rdata;
@@ -120,7 +150,8 @@ module store_stream #(
     req_addr_o = w_row_addr_q + (DramAddrBits'(w_col_q) << Log2ElemBytes);
     left = CountBits'(WordElems) - elem_q;
     row_left = Field1Bits'(row_len_q) - Field1Bits'(w_col_q);
-    beat_left = BytesBits'(flycol_pkg::BeatBytes) - BytesBits'(req_addr_o[LaneBits-1:0]);
+    block_bytes = to_ifmap_q ? BytesBits'(DstBlockBytes) : BytesBits'(flycol_pkg::BeatBytes);
+    beat_left = block_bytes - (BytesBits'(req_addr_o[LaneBits-1:0]) & (block_bytes - BytesBits'(1)));
     beat_room = CountBits'(beat_left >> Log2ElemBytes);
     req_elems = (beat_room < left) ? beat_room : left;
     if (row_left < Field1Bits'(req_elems)) req_elems = CountBits'(row_left);
@@ -133,6 +164,20 @@ module store_stream #(
     end
     req_wdata_o = chunk_data << {req_addr_o[LaneBits-1:0], 3'b000};
     req_bytes_o = BytesBits'(req_bytes);
+    // dst_ifmap: ifmap word addr / (B*EB), the chunk's elements from (addr mod (B*EB)) / EB on.
+    dst_word = req_addr_o >> DstOffBits;
+    dst_pos = DstOffBits'(req_addr_o[DstOffBits-1:0] >> Log2ElemBytes);
+    dst_wide = DstWideBits'(chunk_data) << (32'(dst_pos) * ElemBits);
+    for (int unsigned e = 0; e < DstElems; e++) begin
+      dst_mask_o[e] = 32'(e) >= 32'(dst_pos) && 32'(e) < 32'(dst_pos) + 32'(req_elems);
+    end
+    dst_addr_o = dst_word[DstAddrBits-1:0];
+    dst_data_o = dst_wide[DstBits-1:0];
+    if (!req_valid_o || !to_ifmap_q) begin
+      dst_addr_o = '0;
+      dst_data_o = '0;
+      dst_mask_o = '0;
+    end
     if (!req_valid_o) begin
       req_addr_o = '0;
       req_bytes_o = '0;
@@ -141,6 +186,7 @@ module store_stream #(
       req_row_end = 1'b0;
     end
   end
+  assign to_ifmap_o = active_q && to_ifmap_q;
 
   // ---------------------------------------------------------------------------------------------
   // Reader and writer state.
@@ -267,6 +313,7 @@ module store_stream #(
       row_stride_q <= '0;
       plane_stride_q <= '0;
       packed_q <= 1'b0;
+      to_ifmap_q <= 1'b0;
       rd_rows_q <= '0;
       data_words_q <= '0;
       row_words_q <= '0;
@@ -290,6 +337,7 @@ module store_stream #(
       row_stride_q <= cmd_i.dma_row_stride;
       plane_stride_q <= cmd_i.dma_plane_stride;
       packed_q <= s_packed;
+      to_ifmap_q <= DstEnable && cmd_i.dma_dst_ifmap;
       rd_rows_q <= s_packed ? FieldBits'(1) : cmd_i.dma_n_rows;
       data_words_q <= RdWordBits'(s_data_words);
       row_words_q <= s_packed ? AddrBits'(s_data_words) : s_row_words[AddrBits-1:0];
@@ -322,10 +370,11 @@ module store_stream #(
     end
   end
 
-  // Only the dma_* fields of the command belong to the store (pad_right and tail only to the start).
+  // Only the dma_* fields of the command belong to the store (pad_right and tail only to the start;
+  // the buffers are the engine's).
   logic unused_signals;
   assign unused_signals = ^{cmd_i.op, cmd_i.dma_elem_step, cmd_i.dma_pad_value, cmd_i.wait_ld, cmd_i.wait_ex, cmd_i.wait_ps,
-                            cmd_i.dma_buf,
+                            cmd_i.dma_buf, cmd_i.dma_dst_buf,
                             cmd_i.run_ifmap_buf, cmd_i.run_weight_buf, cmd_i.run_psum_buf, cmd_i.run_preload,
                             cmd_i.run_n_kg, cmd_i.run_n_cy, cmd_i.run_n_cx, cmd_i.run_n_c, cmd_i.run_n_ky,
                             cmd_i.run_n_kx, cmd_i.run_step_cx, cmd_i.run_step_cy, cmd_i.run_step_c,
@@ -345,14 +394,21 @@ module store_stream #(
       $fatal(1, "store_stream: ElemBits must be 8, 16 or 32, not %0d", ElemBits);
     if (!(WordElems >= 1 && WordElems <= 64)) $fatal(1, "store_stream: WordElems must be 1..64");
     if (!(Depth >= 1)) $fatal(1, "store_stream: Depth must be at least 1");
+    if (!(DstElems >= 1 && DstElems <= 64 && DstDepth >= 1 && (DstWordBytes & (DstWordBytes - 1)) == 0 &&
+          DstWordBytes >= 2))
+      $fatal(1, "store_stream: the ifmap word (%0d elements of %0d bits) must be a power of two bytes, at least 2",
+             DstElems, ElemBits);
   end
 
-  logic [63:0] chk_w, chk_plane, chk_total;
+  logic [63:0] chk_w, chk_plane, chk_total, chk_end;
   always_comb begin
     chk_w = 64'(cmd_i.dma_row_len) + 64'(cmd_i.dma_pad_right);
     chk_plane = (chk_w % 64'(WordElems) == '0) ? 64'(cmd_i.dma_n_rows) * chk_w
                                                 : 64'(cmd_i.dma_n_rows) * 64'(cmd_i.dma_row_len) + 64'(cmd_i.dma_tail);
     chk_total = 64'(cmd_i.dma_n_planes) * chk_plane;
+    // dst_ifmap: one past the last byte the rows write (the last row of the last plane ends furthest).
+    chk_end = 64'(cmd_i.dma_dram_addr) + (64'(cmd_i.dma_n_planes) - 64'd1) * 64'(cmd_i.dma_plane_stride) +
+              (64'(cmd_i.dma_n_rows) - 64'd1) * 64'(cmd_i.dma_row_stride) + 64'(cmd_i.dma_row_len) * 64'(ElemBytes);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -377,6 +433,12 @@ module store_stream #(
       if (chk_total > 64'(Depth) * 64'(WordElems))
         $error("store_stream: stream of %0d elements exceeds the buffer", chk_total);
       if (!wf_empty || inflight_q) $error("store_stream: start with data left from a command");
+      if (cmd_i.dma_dst_ifmap && !DstEnable) $error("store_stream: dst_ifmap without an ifmap destination");
+      if (!cmd_i.dma_dst_ifmap && cmd_i.dma_dst_buf != '0) $error("store_stream: dst_buf without dst_ifmap");
+      if (cmd_i.dma_dst_ifmap && cmd_i.dma_n_planes != '0 && cmd_i.dma_n_rows != '0 && cmd_i.dma_row_len != '0 &&
+          chk_end > 64'(DstDepth) * 64'(DstWordBytes))
+        $error("store_stream: dst_ifmap: the rows reach byte %0d of the %0d-byte ifmap buffer", chk_end,
+               64'(DstDepth) * 64'(DstWordBytes));
     end
     if (rst_ni && req_fire_i && !req_valid_o) $error("store_stream: request fired while req_valid is low");
   end
@@ -393,7 +455,16 @@ module store_stream #(
   `FLYCOL_ASSERT(DoneBusy_A, done_o |-> busy_o, clk_i, rst_ni)
   `FLYCOL_ASSERT(DoneOnFire_A, (done_o && req_valid_o) |-> req_fire_i, clk_i, rst_ni)
   `FLYCOL_ASSERT(RdInRange_A, rd_o |-> 32'(rd_addr_o) < Depth, clk_i, rst_ni)
-  `FLYCOL_ASSERT_KNOWN(CtrlKnown_A, {busy_o, done_o, req_valid_o, rd_o}, clk_i, rst_ni)
+  `FLYCOL_ASSERT_KNOWN(CtrlKnown_A, {busy_o, done_o, req_valid_o, rd_o, to_ifmap_o}, clk_i, rst_ni)
+  // Section 7.6: a chunk into an ifmap buffer stays inside one DB block, so its elements lie in one
+  // ifmap word (that word inside the buffer), and it writes exactly them.
+  `FLYCOL_ASSERT(DstInBlock_A, (req_valid_o && to_ifmap_q) |->
+                 (32'(req_addr_o[LaneBits-1:0]) & (DstBlockBytes - 1)) + 32'(req_bytes_o) <= DstBlockBytes,
+                 clk_i, rst_ni)
+  `FLYCOL_ASSERT(DstInWord_A, (req_valid_o && to_ifmap_q) |-> 32'(dst_pos) + 32'(req_elems) <= DstElems &&
+                 dst_word < DramAddrBits'(DstDepth), clk_i, rst_ni)
+  `FLYCOL_ASSERT(DstMask_A, (req_valid_o && to_ifmap_q) |-> 32'($countones(dst_mask_o)) == 32'(req_elems),
+                 clk_i, rst_ni)
   `FLYCOL_COVER(WordFifoFull_C, wf_full, clk_i, rst_ni)
   `FLYCOL_COVER(DramStall_C, req_valid_o && !req_fire_i, clk_i, rst_ni)
 

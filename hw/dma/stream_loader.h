@@ -36,6 +36,8 @@ public:
 
   bool busy() const { return active_q_; }
   bool done() const { return done_; }  // after eval(): the last chunk was consumed this cycle
+  // After eval(): the packer writes an SRAM word in this cycle (a function of registers).
+  bool writes() const { return wrote_; }
   // Moore request of the chunk generator (a DRAM chunk with room in the chunk queue).
   bool req_valid() const { return req_valid_; }
   const MemReq& req() const { return req_; }

@@ -431,7 +431,7 @@ module stream_loader #(
   // counts (full/empty carry the protocol).
   logic unused_signals;
   assign unused_signals = ^{cmd_i.op, cmd_i.dma_elem_step, cmd_i.wait_ld, cmd_i.wait_ex, cmd_i.wait_ps, cmd_i.dma_buf,
-                            cmd_i.run_ifmap_buf, cmd_i.run_weight_buf, cmd_i.run_psum_buf, cmd_i.run_preload,
+                            cmd_i.dma_dst_ifmap, cmd_i.dma_dst_buf, cmd_i.run_ifmap_buf, cmd_i.run_weight_buf, cmd_i.run_psum_buf, cmd_i.run_preload,
                             cmd_i.run_n_kg, cmd_i.run_n_cy, cmd_i.run_n_cx, cmd_i.run_n_c, cmd_i.run_n_ky,
                             cmd_i.run_n_kx, cmd_i.run_step_cx, cmd_i.run_step_cy, cmd_i.run_step_c,
                             cmd_i.run_step_ky, cmd_i.run_region, cmd_i.run_lane_stride, cmd_i.run_pattern,

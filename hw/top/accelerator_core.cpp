@@ -85,10 +85,11 @@ const AcceleratorCore::Out& AcceleratorCore::eval(const In& in) {
     run_d_ = r;
   }
 
-  // 2. Memory arbiter and the DMA engines.
+  // 2. Memory arbiter and the DMA engines; the PS engine after the LD engine, whose ifmap write
+  // has the ifmap port before a store into the ifmap buffer (section 7.6).
   arb_.eval(ld_.req_valid(), ld_.req(), ps_.req_valid(), ps_.req(), in.mem_req_ready, in.mem_rsp_valid);
   ld_.eval(arb_.fired(0), arb_.rsp_to() == 0 ? &in.mem_rsp : nullptr, ifmap_ptrs_, weight_ptrs_);
-  ps_.eval(arb_.fired(1), arb_.rsp_to() == 1 ? &in.mem_rsp : nullptr, psum_ptrs_);
+  ps_.eval(arb_.fired(1), arb_.rsp_to() == 1 ? &in.mem_rsp : nullptr, psum_ptrs_, ifmap_ptrs_, ld_.writes_ifmap());
 
   // 3. Issue stage: the token of this cycle, from the lanes, the weight FIFO and the preload queue.
   SequencerCore::In si;
@@ -147,7 +148,15 @@ const AcceleratorCore::Out& AcceleratorCore::eval(const In& in) {
 
 void AcceleratorCore::check_buffer_ownership(const Command* ld_cmd, const Command* ps_cmd) const {
   // The wait thresholds must keep a DMA engine off the buffers the active RUN uses; a compiler
-  // bug here would otherwise silently corrupt data.
+  // bug here would otherwise silently corrupt data. A STORE_PSUMS into ifmap buffer dst_buf
+  // (section 7.6) writes it: no RUN may read it and no LOAD_IFMAP write it meanwhile.
+  if (ps_cmd && ps_cmd->dma.dst_ifmap) {
+    const int dst = ps_cmd->dma.dst_buf & 1;
+    if (seq_.busy() && (run_q_.ifmap_buf & 1) == dst)
+      protocol_error("accelerator", fmt::format("STORE_PSUMS writes ifmap buffer {} while a RUN reads it", dst));
+    if (ld_cmd && ld_cmd->op == Opcode::LoadIfmap && (ld_cmd->dma.buf & 1) == dst)
+      protocol_error("accelerator", fmt::format("LOAD_IFMAP and STORE_PSUMS write ifmap buffer {} together", dst));
+  }
   if (!seq_.busy()) return;
   if (ld_cmd) {
     const bool ifmap = ld_cmd->op == Opcode::LoadIfmap;

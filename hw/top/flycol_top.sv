@@ -368,20 +368,27 @@ module flycol_top #(
 
 `ifndef SYNTHESIS
   // A DMA engine must not write a buffer the active RUN reads (as AcceleratorCore asserts), even
-  // in cycles where they do not collide on the port. The engines' opcode and buffer are kept for
-  // this check only.
-  logic ld_ifmap_q, ld_buf_q, ps_buf_q;
+  // in cycles where they do not collide on the port; and a STORE_PSUMS into ifmap buffer dst_buf
+  // (section 7.6) shares it with no RUN and no LOAD_IFMAP. The engines' opcode and buffers are
+  // kept for this check only.
+  logic ld_ifmap_q, ld_buf_q, ps_buf_q, ps_dst_ifmap_q, ps_dst_buf_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      ld_ifmap_q <= 1'b0;
-      ld_buf_q   <= 1'b0;
-      ps_buf_q   <= 1'b0;
+      ld_ifmap_q     <= 1'b0;
+      ld_buf_q       <= 1'b0;
+      ps_buf_q       <= 1'b0;
+      ps_dst_ifmap_q <= 1'b0;
+      ps_dst_buf_q   <= 1'b0;
     end else begin
       if (eng_start[EngLd]) begin
         ld_ifmap_q <= ld_cmd.op == flycol_pkg::OpLoadIfmap;
         ld_buf_q   <= ld_cmd.dma_buf;
       end
-      if (eng_start[EngPs]) ps_buf_q <= ps_cmd.dma_buf;
+      if (eng_start[EngPs]) begin
+        ps_buf_q       <= ps_cmd.dma_buf;
+        ps_dst_ifmap_q <= ps_cmd.dma_dst_ifmap;
+        ps_dst_buf_q   <= ps_cmd.dma_dst_buf;
+      end
     end
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -391,6 +398,10 @@ module flycol_top #(
       $error("flycol_top: LOAD_WEIGHTS writes weight buffer %0d while a RUN reads it", run_q.run_weight_buf);
     if (rst_ni && seq_busy && ps_busy && (ps_buf_q == run_q.run_psum_buf))
       $error("flycol_top: a psum DMA command uses psum buffer %0d while a RUN uses it", run_q.run_psum_buf);
+    if (rst_ni && seq_busy && ps_busy && ps_dst_ifmap_q && (ps_dst_buf_q == run_q.run_ifmap_buf))
+      $error("flycol_top: STORE_PSUMS writes ifmap buffer %0d while a RUN reads it", ps_dst_buf_q);
+    if (rst_ni && ld_busy && ld_ifmap_q && ps_busy && ps_dst_ifmap_q && (ps_dst_buf_q == ld_buf_q))
+      $error("flycol_top: LOAD_IFMAP and STORE_PSUMS write ifmap buffer %0d together", ps_dst_buf_q);
   end
 `endif
 

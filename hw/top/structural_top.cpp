@@ -172,8 +172,16 @@ void StructuralTop::edge() {
   ++cycle_;
 }
 
-// The DMA engines must stay off the buffers the active RUN uses (AcceleratorCore checks the same).
+// The DMA engines must stay off the buffers the active RUN uses, and a STORE_PSUMS into ifmap
+// buffer dst_buf (section 7.6) shares it with no RUN and no LOAD_IFMAP (AcceleratorCore checks the same).
 void StructuralTop::check_buffer_ownership() const {
+  if (eng_busy_[2].read() && ps_cmd_q_.dma.dst_ifmap) {
+    const int dst = ps_cmd_q_.dma.dst_buf & 1;
+    if (eng_busy_[1].read() && (run_q_.ifmap_buf & 1) == dst)
+      protocol_error("accelerator", fmt::format("STORE_PSUMS writes ifmap buffer {} while a RUN reads it", dst));
+    if (eng_busy_[0].read() && ld_cmd_q_.op == Opcode::LoadIfmap && (ld_cmd_q_.dma.buf & 1) == dst)
+      protocol_error("accelerator", fmt::format("LOAD_IFMAP and STORE_PSUMS write ifmap buffer {} together", dst));
+  }
   if (!eng_busy_[1].read()) return;
   if (eng_busy_[0].read()) {
     const bool ifmap = ld_cmd_q_.op == Opcode::LoadIfmap;

@@ -80,6 +80,23 @@ std::string command_field_violation(const hw::Command& c, const hw::HwParams& hw
   const std::uint64_t max_pad = c.op == hw::Opcode::LoadIfmap ? (std::uint64_t(1) << (8 * hw.elem_bytes())) - 1 : 0;
   if (out.empty() && d.pad_value > max_pad)
     out = fmt::format("pad_value = {:#x} (at most {:#x} for {})", d.pad_value, max_pad, hw::opcode_name(c.op));
+  // A STORE_PSUMS may write into ifmap buffer dst_buf instead of DRAM (section 7.6): only there,
+  // only where a partial sum is an element, inside the buffer; dst_buf only with dst_ifmap.
+  if (out.empty() && !d.dst_ifmap && d.dst_buf != 0)
+    out = fmt::format("dst_buf = {} (only with dst_ifmap)", d.dst_buf);
+  if (out.empty() && d.dst_ifmap && c.op != hw::Opcode::StorePsums)
+    out = fmt::format("dst_ifmap on {} (STORE_PSUMS only)", hw::opcode_name(c.op));
+  if (out.empty() && d.dst_ifmap && hw.acc_bits != hw.elem_bits)
+    out = fmt::format("dst_ifmap with {}-bit partial sums and {}-bit elements (they must be as wide)", hw.acc_bits,
+                      hw.elem_bits);
+  check("dst_buf", d.dst_buf, std::uint64_t(hw.ifmap_buffers - 1));
+  if (out.empty() && d.dst_ifmap && d.n_planes > 0 && d.n_rows > 0 && d.row_len > 0) {
+    const std::uint64_t size = std::uint64_t(hw.ifmap_depth) * std::uint64_t(hw.bus_elems) * std::uint64_t(hw.elem_bytes());
+    const std::uint64_t end = d.dram_addr + std::uint64_t(d.n_planes - 1) * d.plane_stride +
+                              std::uint64_t(d.n_rows - 1) * d.row_stride +
+                              std::uint64_t(d.row_len) * std::uint64_t(hw.acc_bytes());
+    if (end > size) out = fmt::format("dst_ifmap rows reach byte {} of the {}-byte ifmap buffer", end, size);
+  }
   // Only the LD engine gathers, and only into the ifmap buffer (section 7.3).
   const std::uint64_t max_step = c.op == hw::Opcode::LoadIfmap ? std::uint64_t(hw::kMaxElemStep) : 1;
   if (out.empty() && (d.elem_step < 1 || d.elem_step > max_step))

@@ -140,6 +140,18 @@ private:
     }
     Buffer& buf = pick(psums_, d.buf, "psum");
     const int ab = hw_.acc_bytes();
+    // Section 7.6: with dst_ifmap the rows go to ifmap buffer dst_buf, whose element e is at byte
+    // e*EB of the addresses and strides; a partial sum must be as wide as an element.
+    if (!d.dst_ifmap && d.dst_buf != 0) fail("dst_buf is set without dst_ifmap");
+    Buffer* dst = nullptr;
+    std::vector<std::uint8_t> stored;  // dst_ifmap: the ifmap elements this store writes
+    if (d.dst_ifmap) {
+      if (hw_.acc_bits != hw_.elem_bits)
+        fail(fmt::format("stores {}-bit partial sums into an ifmap buffer of {}-bit elements", hw_.acc_bits,
+                         hw_.elem_bits));
+      dst = &pick(ifmap_, d.dst_buf, "ifmap");
+      stored.assign(dst->elems.size(), 0);
+    }
     for (std::uint32_t pl = 0; pl < d.n_planes; ++pl)
       for (std::uint32_t y = 0; y < d.n_rows; ++y) {
         const std::uint64_t row = d.dram_addr + std::uint64_t(pl) * d.plane_stride + std::uint64_t(y) * d.row_stride;
@@ -149,9 +161,25 @@ private:
           if (!buf.defined[e])
             fail(fmt::format("stores psum element {} (plane {}, row {}, column {}), which no command wrote", e, pl, y,
                              x));
-          dram_write(row + std::uint64_t(x) * std::uint64_t(ab), ab, buf.elems[e]);
+          const std::uint64_t addr = row + std::uint64_t(x) * std::uint64_t(ab);
+          if (!dst) {
+            dram_write(addr, ab, buf.elems[e]);
+            continue;
+          }
+          if (addr % std::uint64_t(ab) != 0) fail(fmt::format("ifmap byte address {} is not element aligned", addr));
+          const std::uint64_t ie = addr / std::uint64_t(ab);
+          if (ie >= dst->elems.size())
+            fail(fmt::format("writes ifmap element {}, outside the {}-element buffer", ie, dst->elems.size()));
+          dst->elems[ie] = buf.elems[e];
+          dst->defined[ie] = 1;
+          stored[ie] = 1;
         }
       }
+    if (dst) {  // the defined prefix a RUN may read grows by what this store wrote right after it
+      std::int64_t end = std::max<std::int64_t>(dst->written, 0);
+      while (std::size_t(end) < stored.size() && stored[std::size_t(end)]) ++end;
+      if (end > std::max<std::int64_t>(dst->written, 0)) dst->written = end;
+    }
   }
 
   std::int32_t sext(std::uint32_t e) const {

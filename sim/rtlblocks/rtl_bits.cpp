@@ -25,7 +25,7 @@ namespace {
 
 // The inverse of rtl::command_values, in its field order.
 hw::Command unpack_fields(const std::vector<std::uint64_t>& f) {
-  if (f.size() != 48) throw std::logic_error("rtlblocks: the command format changed; update command_from_fields");
+  if (f.size() != 50) throw std::logic_error("rtlblocks: the command format changed; update command_from_fields");
   hw::Command c;
   hw::DmaDesc& d = c.dma;
   hw::RunDesc& r = c.run;
@@ -36,6 +36,8 @@ hw::Command unpack_fields(const std::vector<std::uint64_t>& f) {
   next(d.buf), next(d.dram_addr), next(d.n_planes), next(d.plane_stride), next(d.n_rows), next(d.row_stride);
   next(d.row_len), next(d.pad_left), next(d.pad_right), next(d.pad_top), next(d.pad_bottom), next(d.tail);
   next(d.elem_step), next(d.pad_value);
+  d.dst_ifmap = f[i++] != 0;
+  next(d.dst_buf);
   next(r.ifmap_buf), next(r.weight_buf), next(r.psum_buf);
   r.preload = f[i++] != 0;
   next(r.n_kg), next(r.n_cy), next(r.n_cx), next(r.n_c), next(r.n_ky), next(r.n_kx);

@@ -1,19 +1,22 @@
 // Testbench of the DMA (hw/dma, docs/microarchitecture.md section 7), one for all views: random
 // descriptors on both engines at once (LOAD_IFMAP with every padding, LOAD_WEIGHTS, LOAD_PSUMS with
-// the general stream too, STORE_PSUMS with partial rows; overlapping load rows, degenerate and
+// the general stream too, STORE_PSUMS with partial rows, and where partial sums are elements
+// STORE_PSUMS into an ifmap buffer (section 7.6) beside LOAD_IFMAPs into the other one, so that the
+// LD engine's priority on the ifmap port is exercised; overlapping load rows, degenerate and
 // empty streams, commands that fill the buffers; junk on the command ports while start is low)
 // under DRAM profiles from the reference to random bandwidth, latency, back-pressure and
 // outstanding-read limits. The environment is the DRAM model (sim/dram) and six SRAM buffers; the
 // reference, written here: the stream of section 7.3 element by element (what every buffer word
-// must hold after a load, sentinels elsewhere), straight loops for what a store must write to DRAM,
-// and the DRAM requests and bytes a command makes. Checked after every command: the destination
-// (whole buffer, or the whole store region), the DRAM requests and bytes of its region, the
-// engine's statistics (core and module), busy/done; between views, that the core, the module and
-// the RTL make every DRAM request and complete every command in the same cycle. Then directed bad
+// must hold after a load, sentinels elsewhere), straight loops for what a store must write to DRAM
+// or into an ifmap buffer, and the DRAM requests and bytes a command makes. Checked after every
+// command: the destination (whole buffer, or the whole store region), the DRAM requests and bytes
+// of its region, the SRAM banks' own counters, the engine's statistics (core and module),
+// busy/done; between views, that the core, the module and the RTL make every DRAM request and
+// complete every command in the same cycle (the RTL and the cores also access every SRAM buffer). Then directed bad
 // descriptors must be refused, valid ones accepted; on the core also hand-worked cycle timelines
 // and the arbiter's round robin.
 //   dma_tb [--view core|sc|all] [--seed N] [--long]   the cores (LoadEngine, PsumEngine, MemArbiter
-//         wired as the accelerator top wires them) and the Dma SC_MODULE, on four parameter sets
+//         wired as the accelerator top wires them) and the Dma SC_MODULE, on six parameter sets
 //   dma_rtl_tb_<cfg> [--config FILE] [--seed N] [--long]   dma.sv Verilated for one configuration
 //         (its SRAM ports on the bench's buffers), and the cores beside it for the cycle comparison
 #include <algorithm>
@@ -136,16 +139,22 @@ std::uint64_t store_pos(const DmaDesc& d, int epw, std::uint32_t p, std::uint32_
   return std::uint64_t(p) * store_plane_elems(d, epw) + std::uint64_t(y) * pitch + i;
 }
 
-// A write request starts at every row start, SRAM word start and DRAM beat start.
-std::uint64_t count_store_requests(const DmaDesc& d, int eb, int epw) {
+// Byte address of a store's element (plane p, row y, column i): in DRAM, or with dst_ifmap in the
+// ifmap buffer.
+std::uint64_t store_addr(const DmaDesc& d, int eb, std::uint32_t p, std::uint32_t y, std::uint32_t i) {
+  return d.dram_addr + std::uint64_t(p) * d.plane_stride + std::uint64_t(y) * d.row_stride +
+         std::uint64_t(i) * std::uint64_t(eb);
+}
+
+// A write request starts at every row start, SRAM word start and start of a `block`: the DRAM beat,
+// or into an ifmap buffer min(BEAT, ifmap word) bytes (section 7.6).
+std::uint64_t count_store_requests(const DmaDesc& d, int eb, int epw, std::uint64_t block = kBeatBytes) {
   std::uint64_t n = 0;
   for (std::uint32_t p = 0; p < d.n_planes; ++p)
     for (std::uint32_t y = 0; y < d.n_rows; ++y)
-      for (std::uint32_t i = 0; i < d.row_len; ++i) {
-        const std::uint64_t a = d.dram_addr + std::uint64_t(p) * d.plane_stride + std::uint64_t(y) * d.row_stride +
-                                std::uint64_t(i) * std::uint64_t(eb);
-        if (i == 0 || store_pos(d, epw, p, y, i) % std::uint64_t(epw) == 0 || a % kBeatBytes == 0) ++n;
-      }
+      for (std::uint32_t i = 0; i < d.row_len; ++i)
+        if (i == 0 || store_pos(d, epw, p, y, i) % std::uint64_t(epw) == 0 || store_addr(d, eb, p, y, i) % block == 0)
+          ++n;
   return n;
 }
 
@@ -201,6 +210,7 @@ struct Out {
 // The engines' statistics, for views that have them.
 struct Counters {
   std::uint64_t requests = 0, chunks = 0, bytes_read = 0, bytes_written = 0, words_written = 0, words_read = 0;
+  std::uint64_t ifmap_writes = 0;  // PS: chunks of stores into an ifmap buffer
 };
 
 // What a run did, cycle by cycle, for the comparison between views.
@@ -213,6 +223,8 @@ struct Trace {
 struct Figures {
   std::uint64_t cycles = 0, commands = 0, requests = 0, bytes = 0, directed = 0;
   int kinds[5] = {0, 0, 0, 0, 0};
+  std::uint64_t ifmap_stores = 0;  // STORE_PSUMS into an ifmap buffer (section 7.6)
+  std::uint64_t ifmap_waits = 0;   // cycles such a store's chunk waited for the LD engine's write (core views)
 };
 
 // ------------------------------------------------------------------------------------------------
@@ -224,12 +236,13 @@ template <class View>
 class Bench {
 public:
   Bench(View& v, const HwParams& p, std::uint64_t seed, tb::MismatchLog& log, Figures& fig)
-      : v_(v), p_(p), r_(seed), log_(log), fig_(fig) {}
+      : v_(v), p_(p), r_(seed), log_(log), fig_(fig), fuse_(p.acc_bits == p.elem_bits) {}
 
   Trace trace;
 
   // One DRAM profile: `commands` per engine, back to back with random gaps.
   void run_profile(const std::string& name, const DramTiming& timing, int commands) {
+    const std::uint64_t stores_before = fig_.ifmap_stores, waits_before = fig_.ifmap_waits;
     new_dram(timing);
     reset();
     fill_dram();
@@ -271,6 +284,17 @@ public:
     fig_.cycles += t_;
     fig_.requests += dram_->stats().reads + dram_->stats().writes;
     fig_.bytes += dram_->stats().bytes_read + dram_->stats().bytes_written;
+    ifmap_stores_ += fig_.ifmap_stores - stores_before;
+    ifmap_waits_ += fig_.ifmap_waits - waits_before;
+  }
+
+  // After the random profiles: where partial sums are elements, stores into an ifmap buffer ran,
+  // and (on a view that shows it) some of their chunks waited for an LD write of the ifmap SRAM.
+  void fused_coverage(bool view_counts_waits) {
+    if (!fuse_) return;
+    log_.expect_true(ifmap_stores_ >= 8, fmt::format("only {} STORE_PSUMS into an ifmap buffer ran", ifmap_stores_));
+    if (view_counts_waits)
+      log_.expect_true(ifmap_waits_ > 0, "no store into an ifmap buffer ever waited for the LD engine's ifmap write");
   }
 
   // Directed streams, on every view and in the comparison between views: the shapes that random
@@ -393,6 +417,51 @@ public:
       c.dma.dram_addr = 3 * kRegion + 12288 + std::uint64_t(ab);
       if (15 % pw != 0) cases.push_back({"STORE_PSUMS, packed rows", 1, c, false, false, false, false, true});
     }
+    // Stores into an ifmap buffer (section 7.6): rows starting one element before a block of
+    // min(BEAT, ifmap word) bytes ends, so chunks are cut there inside a psum word; packed rows;
+    // rows overlapping each other (the later row's elements win). Each at element-aligned, not
+    // word-aligned addresses.
+    std::vector<std::pair<const char*, Command>> fused;
+    if (fuse_) {
+      Command c;
+      c.op = Opcode::StorePsums;
+      c.dma.dst_ifmap = true;
+      c.dma.dst_buf = 1;
+      c.dma.n_planes = 2;
+      c.dma.n_rows = 3;
+      c.dma.row_len = 2 * pw + 1;
+      c.dma.pad_right = pw - 1;
+      c.dma.row_stride = (2 * pw + 4) * std::uint32_t(ab);
+      c.dma.plane_stride = 3 * c.dma.row_stride + 2 * std::uint32_t(ab);
+      c.dma.dram_addr = dst_block() - std::uint64_t(ab);
+      fused.push_back({"STORE_PSUMS into an ifmap buffer, rows cut at its blocks", c});
+      c.dma.dst_buf = 0;
+      c.dma.n_planes = 3;
+      c.dma.n_rows = 5;
+      c.dma.row_len = 3;
+      c.dma.pad_right = 0;
+      c.dma.tail = std::uint32_t((pw - 15 % pw) % pw);
+      c.dma.row_stride = 7 * std::uint32_t(ab);
+      c.dma.plane_stride = 40 * std::uint32_t(ab);
+      c.dma.dram_addr = std::uint64_t(ab);
+      if (15 % pw != 0) fused.push_back({"STORE_PSUMS into an ifmap buffer, packed rows", c});
+      c.dma.n_planes = 2;
+      c.dma.n_rows = 4;
+      c.dma.row_len = pw;
+      c.dma.tail = 0;
+      c.dma.row_stride = std::uint32_t(ab);
+      c.dma.plane_stride = 2 * std::uint32_t(ab);
+      c.dma.dram_addr = 5 * std::uint64_t(ab);
+      fused.push_back({"STORE_PSUMS into an ifmap buffer, overlapping rows", c});
+      for (const auto& [what, f] : fused) {
+        // Some chunk must be cut by the block alone (not by a row or psum word end).
+        if (std::string(what).find("blocks") != std::string::npos)
+          log_.expect_true(count_store_requests(f.dma, ab, int(pw), dst_block()) >
+                               count_store_requests(f.dma, ab, int(pw), std::uint64_t(1) << 40),
+                           fmt::format("directed {}: no chunk cut at a block", what));
+        cases.push_back({what, 1, f, false, false, false, false, false});
+      }
+    }
     for (Case& k : cases) {
       const DmaDesc& d = k.c.dma;
       const int e = k.engine;
@@ -431,6 +500,48 @@ public:
         return;
       }
     }
+    if (fuse_) directed_port_priority();
+  }
+
+  // A zero-only LOAD_IFMAP writes ifmap buffer 0 in every cycle while a STORE_PSUMS into ifmap
+  // buffer 1 has its chunks: the LD engine keeps the port, the store waits, both complete right.
+  void directed_port_priority() {
+    const std::uint32_t bw = std::uint32_t(p_.bus_elems), pw = std::uint32_t(p_.rows);
+    In in = idle_in();
+    Command& ld = in.cmd[0];
+    ld = Command{};
+    ld.op = Opcode::LoadIfmap;
+    ld.dma.n_rows = 0;
+    ld.dma.pad_top = 8;
+    ld.dma.pad_left = 2 * bw;
+    ld.dma.pad_value = 0x3C00;
+    Command& st = in.cmd[1];
+    st = Command{};
+    st.op = Opcode::StorePsums;
+    st.dma.dst_ifmap = true;
+    st.dma.dst_buf = 1;
+    st.dma.n_rows = 2;
+    st.dma.row_len = 2 * pw;
+    st.dma.row_stride = (2 * pw + 1) * std::uint32_t(p_.acc_bytes());
+    st.dma.dram_addr = 3 * std::uint64_t(p_.acc_bytes());
+    in.start[0] = in.start[1] = true;
+    for (int e = 0; e < 2; ++e) prepare(e, in.cmd[e]);
+    const std::uint64_t waits_before = fig_.ifmap_waits;
+    bool done[2] = {false, false};
+    for (int i = 0; i < 2000 && !(done[0] && done[1]) && log_.ok(); ++i) {
+      const Out o = step(in);
+      in = idle_in();
+      for (int e = 0; e < 2; ++e)
+        if (o.done[e] && !done[e]) {
+          done[e] = true;
+          eng_[e].running = false;
+          check_command(e);
+        }
+    }
+    ++fig_.directed;
+    log_.expect_true(done[0] && done[1], "directed port priority: the load and the store did not both complete");
+    if (v_.counts_ifmap_waits())
+      log_.expect_true(fig_.ifmap_waits > waits_before, "directed port priority: the store never waited");
   }
 
   // Bad descriptors must be refused at the start, valid ones accepted (core: ProtocolError;
@@ -553,6 +664,47 @@ public:
         cases.push_back({name, engine, c, true});
       }
     }
+    {  // Stores into an ifmap buffer (section 7.6): only STORE_PSUMS, only where partial sums are
+       // elements, inside the buffer, element aligned; dst_buf only with dst_ifmap.
+      const std::uint64_t size = std::uint64_t(p_.ifmap_depth) * std::uint64_t(p_.bus_elems) * std::uint64_t(p_.acc_bytes());
+      Command f = base(Opcode::StorePsums);
+      f.dma.dst_ifmap = true;
+      f.dma.dst_buf = 1;
+      f.dma.dram_addr = std::uint64_t(p_.acc_bytes());
+      cases.push_back({"STORE_PSUMS into an ifmap buffer", 1, f, !fuse_});
+      if (fuse_) {
+        Command g = f;
+        g.dma.dram_addr = size - std::uint64_t(p_.rows) * std::uint64_t(p_.acc_bytes());
+        cases.push_back({"STORE_PSUMS into an ifmap buffer up to its last byte", 1, g, false});
+        g.dma.dram_addr += std::uint64_t(p_.acc_bytes());
+        cases.push_back({"STORE_PSUMS into an ifmap buffer past its end", 1, g, true});
+        g.dma.dram_addr = 1;
+        cases.push_back({"STORE_PSUMS into an ifmap buffer at an address not element aligned", 1, g, true});
+        g.dma.dram_addr = 0;
+        g.dma.n_rows = 2;
+        g.dma.row_stride = size;
+        cases.push_back({"STORE_PSUMS into an ifmap buffer with a row stride past its end", 1, g, true});
+      }
+      Command n = base(Opcode::StorePsums);
+      n.dma.dst_buf = 1;
+      cases.push_back({"STORE_PSUMS with dst_buf but not dst_ifmap", 1, n, true});
+      Command l = base(Opcode::LoadPsums);
+      l.dma.dst_ifmap = true;
+      cases.push_back({"LOAD_PSUMS with dst_ifmap", 1, l, true});
+      l.dma.dst_ifmap = false;
+      l.dma.dst_buf = 1;
+      cases.push_back({"LOAD_PSUMS with dst_buf", 1, l, true});
+      Command i = base(Opcode::LoadIfmap);
+      i.dma.dst_ifmap = true;
+      cases.push_back({"LOAD_IFMAP with dst_ifmap", 0, i, true});
+      Command w = base(Opcode::LoadWeights);
+      w.dma.dst_buf = 1;
+      cases.push_back({"LOAD_WEIGHTS with dst_buf", 0, w, true});
+#ifndef FLYCOL_VTOP  // the RTL's dst_buf field has one bit
+      f.dma.dst_buf = 2;
+      cases.push_back({"STORE_PSUMS into ifmap buffer 2", 1, f, true});
+#endif
+    }
     cases.push_back({"LD engine given STORE_PSUMS", 0, base(Opcode::StorePsums), true});
     cases.push_back({"LD engine given LOAD_PSUMS", 0, base(Opcode::LoadPsums), true});
     cases.push_back({"PS engine given LOAD_WEIGHTS", 1, base(Opcode::LoadWeights), true});
@@ -619,6 +771,9 @@ private:
     std::uint64_t expect_requests = 0, expect_bytes = 0, expect_chunks = 0, expect_words = 0;
     DramRegionStats region_before;
     Counters before;
+    // Stores into an ifmap buffer (section 7.6): its chunks (ifmap writes), and the DRAM writes and
+    // the SRAM banks' counters before the command.
+    std::uint64_t expect_ifmap_writes = 0, dram_writes_before = 0, bank_writes_before = 0, bank_reads_before = 0;
   };
 
   View& v_;
@@ -630,11 +785,28 @@ private:
   std::vector<std::uint8_t> store_mirror_;  // the store region as it must be
   std::uint64_t t_ = 0;
   Eng eng_[2];
+  bool fuse_;  // partial sums are elements: STORE_PSUMS may write an ifmap buffer (section 7.6)
+  std::uint64_t ifmap_stores_ = 0, ifmap_waits_ = 0;  // over the random profiles
 
   std::uint64_t rnd(std::uint64_t lo, std::uint64_t hi) { return r_.uniform64(lo, hi); }
   bool chance(int percent) { return r_.uniform(0, 99) < percent; }
   int epw_of(int kind) const { return kind == kIfmap ? p_.bus_elems : kind == kWeights ? p_.cols : p_.rows; }
   int bits_of(int kind) const { return kind == kPsums ? p_.acc_bits : p_.elem_bits; }
+  // Into an ifmap buffer: its bytes, and the block a store's chunk may not cross (section 7.6).
+  std::uint64_t ifmap_bytes() const {
+    return std::uint64_t(p_.ifmap_depth) * std::uint64_t(p_.bus_elems) * std::uint64_t(p_.elem_bytes());
+  }
+  std::uint64_t dst_block() const {
+    return std::min<std::uint64_t>(kBeatBytes, std::uint64_t(p_.bus_elems) * std::uint64_t(p_.elem_bytes()));
+  }
+  // The ifmap buffer a running command of engine e writes, or -1.
+  int ifmap_written_by(int e) const {
+    const Eng& g = eng_[e];
+    if (!g.running) return -1;
+    if (g.c.op == Opcode::LoadIfmap) return g.c.dma.buf;
+    if (g.c.op == Opcode::StorePsums && g.c.dma.dst_ifmap) return g.c.dma.dst_buf;
+    return -1;
+  }
 
   void new_dram(const DramTiming& timing) {
     dram_ = std::make_unique<DramModel>(timing, 4 * kRegion);
@@ -675,6 +847,8 @@ private:
     c.dma.pad_top = std::uint32_t(r_.bits(16));
     c.dma.pad_bottom = std::uint32_t(r_.bits(16));
     c.dma.tail = std::uint32_t(r_.bits(16));
+    c.dma.dst_ifmap = r_.bits(1) != 0;
+    c.dma.dst_buf = std::uint8_t(r_.bits(1));
     c.run.pattern = r_.bits(64);
     return c;
   }
@@ -704,11 +878,14 @@ private:
     in.rsp_valid = dram_->rsp_valid();
     in.rsp = &dram_->rsp();
     const Out o = v_.eval(in);
+    if (v_.ifmap_waited()) ++fig_.ifmap_waits;
     const bool fired = o.req_valid && in.req_ready;
     if (fired) trace.fired.push_back(t_ * 0x9E3779B97F4A7C15ull ^ o.req.addr ^ (std::uint64_t(o.req.bytes) << 48) ^
                                      (o.req.write ? 1ull << 63 : 0));
     std::uint32_t access = 0;
     if (v_.sram_access(access) && access != 0) trace.sram.push_back(t_ << 12 | access);
+    // One ifmap port: the LD engine's write or a store's (section 7.6), never both buffers at once.
+    if ((access & 3u) == 3u) log_.fail("both ifmap buffers accessed in one cycle through the DMA's one ifmap port");
     for (int e = 0; e < 2; ++e) {
       if (o.done[e]) {
         trace.done[e].push_back(t_);
@@ -814,6 +991,17 @@ private:
       // The padding value: 0 (convolution), the type's smallest (max pooling) or any element.
       const std::uint32_t smallest = eb == 1 ? 0x80 : p_.arithmetic == Arithmetic::fp16 ? 0xFC00 : 0x8000;
       d.pad_value = chance(40) ? 0 : chance(50) ? smallest : std::uint32_t(r_.bits(8 * eb));
+      if (fuse_ && chance(15)) {  // a pooling tile's fill (section 7.6): padding rows only, a word per cycle
+        const std::uint32_t pv = d.pad_value;
+        d = DmaDesc{};
+        d.pad_value = pv;
+        d.n_planes = std::uint32_t(rnd(1, 3));
+        d.n_rows = 0;
+        d.pad_top = std::uint32_t(rnd(1, 12));
+        d.pad_left = std::uint32_t(rnd(1, 3 * std::uint64_t(p_.bus_elems)));
+        d.tail = std::uint32_t(rnd(0, 3));
+        shrink(d, std::uint64_t(p_.ifmap_depth) * std::uint64_t(p_.bus_elems));
+      }
       place(d, eb, 0, true);
     } else {
       c.op = Opcode::LoadWeights;
@@ -824,6 +1012,9 @@ private:
       place(d, eb, 1, true);
     }
     d.buf = std::uint8_t(r_.bits(1));
+    // No LOAD_IFMAP into the ifmap buffer a running STORE_PSUMS writes (section 7.6: the top asserts it).
+    const int busy_buf = ifmap_written_by(1);
+    if (c.op == Opcode::LoadIfmap && busy_buf >= 0) d.buf = std::uint8_t(1 - busy_buf);
     return c;
   }
 
@@ -863,9 +1054,45 @@ private:
     } else {
       shrink(d, cap);
     }
-    place(d, p_.acc_bytes(), c.op == Opcode::LoadPsums ? 2 : 3, c.op == Opcode::LoadPsums);
     d.buf = std::uint8_t(r_.bits(1));
+    if (c.op == Opcode::StorePsums && fuse_ && chance(35)) {
+      // Into an ifmap buffer (section 7.6), not the one a running LOAD_IFMAP writes.
+      d.dst_ifmap = true;
+      const int busy_buf = ifmap_written_by(0);
+      d.dst_buf = std::uint8_t(busy_buf >= 0 ? 1 - busy_buf : int(r_.bits(1)));
+      place_in_ifmap(d);
+    } else {
+      place(d, p_.acc_bytes(), c.op == Opcode::LoadPsums ? 2 : 3, c.op == Opcode::LoadPsums);
+    }
     return c;
+  }
+
+  // Byte addresses and strides of a store into an ifmap buffer: element aligned, mostly not word
+  // aligned, rows and planes dense, with gaps, or overlapping (the later element wins); every
+  // written byte inside the buffer.
+  void place_in_ifmap(DmaDesc& d) {
+    const std::uint64_t eb = std::uint64_t(p_.acc_bytes()), size = ifmap_bytes();
+    const std::uint64_t row_bytes = std::uint64_t(d.row_len) * eb;
+    std::uint64_t rs, ps;
+    const int m = r_.uniform(0, 9);
+    if (m < 3) rs = row_bytes;
+    else if (m == 3) rs = rnd(0, d.row_len) * eb;
+    else rs = row_bytes + rnd(1, 2 * std::uint64_t(p_.bus_elems) + 3) * eb;
+    const std::uint64_t plane_span = (d.n_rows ? d.n_rows - 1 : 0) * rs + row_bytes;
+    const int k = r_.uniform(0, 9);
+    if (k < 3) ps = plane_span;
+    else if (k == 3) ps = rnd(0, plane_span / eb) * eb;
+    else ps = plane_span + rnd(1, 4 * std::uint64_t(p_.bus_elems)) * eb;
+    std::uint64_t span = (d.n_planes ? d.n_planes - 1 : 0) * ps + plane_span;
+    if (span > size) {  // dense, and fewer planes if even that does not fit
+      rs = row_bytes;
+      ps = std::uint64_t(d.n_rows) * rs;
+      while (std::uint64_t(d.n_planes) * ps > size) d.n_planes /= 2;
+      span = std::uint64_t(d.n_planes) * ps;
+    }
+    d.row_stride = std::uint32_t(rs);
+    d.plane_stride = std::uint32_t(ps);
+    d.dram_addr = rnd(0, (size - span) / eb) * eb;
   }
 
   // New contents for the command's buffer, and its expected effect.
@@ -885,14 +1112,40 @@ private:
     fill_bank(g.kind, g.buf);
     SramBank* bank = v_.buffers().ptr[g.kind][g.buf];
     g.expect_bytes = std::uint64_t(d.n_planes) * d.n_rows * d.row_len * std::uint64_t(g.eb);
-    if (c.op == Opcode::StorePsums) {
+    g.expect_ifmap_writes = 0;
+    g.dram_writes_before = dram_->stats().writes;
+    g.bank_reads_before = bank->reads();
+    g.bank_writes_before = bank->writes();
+    if (c.op == Opcode::StorePsums && d.dst_ifmap) {
+      // Into ifmap buffer dst_buf (section 7.6): element e of the buffer is at byte e*EB; the
+      // elements are written in row order, so where rows overlap the later one's stays.
+      ++fig_.ifmap_stores;
+      fill_bank(kIfmap, d.dst_buf);
+      const SramBank* dst = v_.buffers().ptr[kIfmap][d.dst_buf];
+      const int dw = p_.bus_elems;
+      g.expect.resize(std::size_t(dst->depth()) * std::size_t(dw));
+      for (int a = 0; a < dst->depth(); ++a)
+        for (int i = 0; i < dw; ++i) g.expect[std::size_t(a) * std::size_t(dw) + std::size_t(i)] = dst->peek(a, i);
+      for (std::uint32_t pl = 0; pl < d.n_planes; ++pl)
+        for (std::uint32_t y = 0; y < d.n_rows; ++y)
+          for (std::uint32_t i = 0; i < d.row_len; ++i) {
+            const std::uint64_t pos = store_pos(d, epw, pl, y, i);
+            const std::uint64_t a = store_addr(d, g.eb, pl, y, i);
+            g.expect[std::size_t(a / std::uint64_t(g.eb))] =
+                bank->peek(int(pos / std::uint64_t(epw)), int(pos % std::uint64_t(epw)));
+          }
+      g.expect_requests = g.expect_bytes = 0;  // no DRAM byte
+      g.expect_ifmap_writes = count_store_requests(d, g.eb, epw, dst_block());
+      g.expect_chunks = 0;
+      g.expect_words = count_store_words(d, epw);
+      g.bank_writes_before = dst->writes();
+    } else if (c.op == Opcode::StorePsums) {
       for (std::uint32_t pl = 0; pl < d.n_planes; ++pl)
         for (std::uint32_t y = 0; y < d.n_rows; ++y)
           for (std::uint32_t i = 0; i < d.row_len; ++i) {
             const std::uint64_t pos = store_pos(d, epw, pl, y, i);
             const word_elem_t v = bank->peek(int(pos / std::uint64_t(epw)), int(pos % std::uint64_t(epw)));
-            const std::uint64_t a = d.dram_addr + std::uint64_t(pl) * d.plane_stride +
-                                    std::uint64_t(y) * d.row_stride + std::uint64_t(i) * std::uint64_t(g.eb);
+            const std::uint64_t a = store_addr(d, g.eb, pl, y, i);
             for (int b = 0; b < g.eb; ++b) store_mirror_[a - 3 * kRegion + std::uint64_t(b)] = std::uint8_t(v >> (8 * b));
           }
       g.expect_requests = count_store_requests(d, g.eb, epw);
@@ -918,6 +1171,8 @@ private:
                                   std::uint64_t(double(kBeatBytes) / t.bytes_per_cycle) + 1;
     g.deadline = 2000 + std::uint64_t(8.0 * double((g.expect_requests + 8) * per_req + stream_len(d)) /
                                       std::max(0.05, 1.0 - t.not_ready_prob));
+    // A store into an ifmap buffer yields the port to every LD write of the ifmap SRAM.
+    if (d.dst_ifmap) g.deadline += 4 * std::uint64_t(p_.ifmap_depth) * std::uint64_t(p_.bus_elems);
     log_.note("{} start: {}", e ? "PS" : "LD", c.to_string());
   }
 
@@ -927,6 +1182,7 @@ private:
     const std::string what =
         fmt::format("{} #{} started in cycle {} ({})", e ? "PS" : "LD", g.issued, g.start_cycle, g.c.to_string());
     const bool store = g.c.op == Opcode::StorePsums;
+    const bool fused = store && g.c.dma.dst_ifmap;  // into an ifmap buffer (section 7.6)
     const DramRegionStats& now = dram_->region(kRegionNames[g.region]);
     const std::uint64_t reqs = store ? now.writes - g.region_before.writes : now.reads - g.region_before.reads;
     const std::uint64_t bytes =
@@ -942,6 +1198,19 @@ private:
       const std::uint64_t words = store ? c.words_read - g.before.words_read : c.words_written - g.before.words_written;
       log_.expect("engine's SRAM word count", words, g.expect_words);
       if (!store) log_.expect("engine's chunk count", c.chunks - g.before.chunks, g.expect_chunks);
+      if (e == 1)
+        log_.expect("engine's ifmap write count", c.ifmap_writes - g.before.ifmap_writes, g.expect_ifmap_writes);
+    }
+    // The SRAM banks' own counters (every view): a load writes a word of its buffer per word; a
+    // store reads a psum word per word, and into an ifmap buffer writes one ifmap word per chunk.
+    const SramBank* src = v_.buffers().ptr[g.kind][g.buf];
+    if (store) log_.expect("psum SRAM reads of the store", src->reads() - g.bank_reads_before, g.expect_words);
+    else log_.expect("SRAM writes of the load", src->writes() - g.bank_writes_before, g.expect_words);
+    if (fused) {
+      log_.expect("ifmap SRAM writes of the store", v_.buffers().ptr[kIfmap][g.c.dma.dst_buf]->writes() -
+                                                         g.bank_writes_before, g.expect_ifmap_writes);
+      log_.expect("DRAM writes during a store into an ifmap buffer", dram_->stats().writes - g.dram_writes_before,
+                  std::uint64_t(0));
     }
     if (store) {
       const std::uint8_t* got = dram_->bytes() + 3 * kRegion;
@@ -951,15 +1220,16 @@ private:
         log_.fail("{}: DRAM byte {:#x} is {:#04x}, expected {:#04x}", what, 3 * kRegion + i, got[i], store_mirror_[i]);
         std::memcpy(store_mirror_.data(), got, kRegion);  // report once
       }
-      return;
+      if (!fused) return;
     }
-    const int epw = epw_of(g.kind);
-    const SramBank* bank = v_.buffers().ptr[g.kind][g.buf];
+    const int kind = fused ? kIfmap : g.kind, buf = fused ? g.c.dma.dst_buf : g.buf;
+    const int epw = epw_of(kind);
+    const SramBank* bank = v_.buffers().ptr[kind][buf];
     for (int a = 0; a < bank->depth(); ++a)
       for (int i = 0; i < epw; ++i) {
         const word_elem_t want = g.expect[std::size_t(a) * std::size_t(epw) + std::size_t(i)];
         if (!log_.expect("buffer element", std::uint64_t(bank->peek(a, i)), std::uint64_t(want))) {
-          log_.fail("  {}: {} buffer {} word {} element {}", what, kKindName[g.kind], g.buf, a, i);
+          log_.fail("  {}: {} buffer {} word {} element {}", what, kKindName[kind], buf, a, i);
           return;
         }
       }
@@ -979,7 +1249,7 @@ public:
     arb_.eval(ld_.req_valid(), ld_.req(), ps_.req_valid(), ps_.req(), in.req_ready, in.rsp_valid);
     const MemRsp* rsp = in.rsp_valid ? in.rsp : nullptr;
     ld_.eval(arb_.fired(0), arb_.rsp_to() == 0 ? rsp : nullptr, bufs_.ptr[kIfmap], bufs_.ptr[kWeights]);
-    ps_.eval(arb_.fired(1), arb_.rsp_to() == 1 ? rsp : nullptr, bufs_.ptr[kPsums]);
+    ps_.eval(arb_.fired(1), arb_.rsp_to() == 1 ? rsp : nullptr, bufs_.ptr[kPsums], bufs_.ptr[kIfmap], ld_.writes_ifmap());
     o.req_valid = arb_.mem_req_valid();
     o.req = arb_.mem_req();
     o.busy[0] = ld_.busy();
@@ -1009,6 +1279,9 @@ public:
     return ok;
   }
   bool fault() { return false; }
+  // After eval: a store's ifmap chunk waits for the LD engine's ifmap write in this cycle.
+  bool ifmap_waited() const { return ps_.ifmap_req_valid() && ld_.writes_ifmap(); }
+  bool counts_ifmap_waits() const { return true; }
   // The SRAM accesses of this cycle (after eval): bit 2*kind+buffer, and bit 6+ of the same for writes.
   bool sram_access(std::uint32_t& m) const {
     m = 0;
@@ -1026,7 +1299,7 @@ public:
     } else {
       c.requests = ps_.dram_requests(), c.chunks = ps_.chunks(), c.bytes_read = ps_.dram_bytes_read();
       c.bytes_written = ps_.dram_bytes_written(), c.words_written = ps_.sram_words_written();
-      c.words_read = ps_.sram_words_read();
+      c.words_read = ps_.sram_words_read(), c.ifmap_writes = ps_.ifmap_writes();
     }
     return true;
   }
@@ -1118,6 +1391,8 @@ public:
     return f;
   }
   bool counters(int, Counters&) const { return false; }
+  bool ifmap_waited() const { return false; }  // not visible at the ports (the cores beside it count)
+  bool counts_ifmap_waits() const { return false; }
   bool sram_access(std::uint32_t& m) const {
     const std::uint32_t req[3] = {dut_->ifmap_req_o, dut_->weight_req_o, dut_->psum_req_o};
     const bool we[3] = {bool(dut_->ifmap_we_o), bool(dut_->weight_we_o), bool(dut_->psum_we_o)};
@@ -1205,6 +1480,8 @@ public:
   }
   bool fault() { return false; }
   bool sram_access(std::uint32_t&) const { return false; }  // its banks are accessed inside the edge
+  bool ifmap_waited() const { return false; }
+  bool counts_ifmap_waits() const { return false; }
   bool counters(int e, Counters& c) const {
     if (e == 0) {
       const LoadEngine& ld = dut_->ld();
@@ -1214,7 +1491,7 @@ public:
       const PsumEngine& ps = dut_->ps();
       c.requests = ps.dram_requests(), c.chunks = ps.chunks(), c.bytes_read = ps.dram_bytes_read();
       c.bytes_written = ps.dram_bytes_written(), c.words_written = ps.sram_words_written();
-      c.words_read = ps.sram_words_read();
+      c.words_read = ps.sram_words_read(), c.ifmap_writes = ps.ifmap_writes();
     }
     return true;
   }
@@ -1246,6 +1523,7 @@ struct Rig {
   DramModel dram;
   std::uint64_t t = 0;
   std::vector<std::uint64_t> fires[2], done[2], writes;  // cycles
+  std::vector<std::uint64_t> ifmap_writes[2];            // cycles each ifmap buffer is written
 
   Rig(const HwParams& hp, const DramTiming& tm) : p(hp), bufs(hp), ld(hp), ps(hp), dram(tm, 1 << 16) {
     for (std::uint64_t a = 0; a < dram.size_bytes(); ++a) dram.bytes()[a] = std::uint8_t(a * 7 + 3);
@@ -1255,7 +1533,7 @@ struct Rig {
     arb.eval(ld.req_valid(), ld.req(), ps.req_valid(), ps.req(), dram.req_ready(), dram.rsp_valid());
     const MemRsp* rsp = dram.rsp_valid() ? &dram.rsp() : nullptr;
     ld.eval(arb.fired(0), arb.rsp_to() == 0 ? rsp : nullptr, bufs.ptr[kIfmap], bufs.ptr[kWeights]);
-    ps.eval(arb.fired(1), arb.rsp_to() == 1 ? rsp : nullptr, bufs.ptr[kPsums]);
+    ps.eval(arb.fired(1), arb.rsp_to() == 1 ? rsp : nullptr, bufs.ptr[kPsums], bufs.ptr[kIfmap], ld.writes_ifmap());
     for (int i = 0; i < 2; ++i)
       if (arb.fired(i)) fires[i].push_back(t);
     if (ld.done()) done[0].push_back(t);
@@ -1263,6 +1541,8 @@ struct Rig {
     for (auto& k : bufs.ptr)
       for (SramBank* b : k)
         if (b->busy_this_cycle()) writes.push_back(t);
+    for (int b = 0; b < 2; ++b)
+      if (bufs.ptr[kIfmap][b]->pending_write()) ifmap_writes[b].push_back(t);
     const MemReq req = arb.mem_req();
     dram.end_cycle(arb.fired(0) || arb.fired(1) ? &req : nullptr);
     arb.tick();
@@ -1361,6 +1641,36 @@ void directed_core_checks(tb::MismatchLog& log, Figures& fig) {
     eq("store: write request cycles", r.fires[1], V{3, 4, 6, 7, 9, 10});
     eq("store: done", r.done[1], V{10});
     eq("store: SRAM read cycles", r.writes, V{1, 2, 4, 5, 7, 8});
+  }
+  {  // STORE_PSUMS of one psum word into ifmap buffer 1 at byte 2 (section 7.6): the read in cycle
+     // 1, the word in the FIFO from 3; the 32-byte block holds elements 0..14 (chunk in 3) and the
+     // next one element 15 (chunk in 4, done). With a zero-only LOAD_IFMAP of 4 words into ifmap
+     // buffer 0 started in the same cycle (chunks 1..4, a word written in each of 2..5), the LD
+     // engine keeps the ifmap port: the store's chunks wait and go out in 6 and 7.
+    Command st;
+    st.op = Opcode::StorePsums;
+    st.dma.row_len = 16;
+    st.dma.dram_addr = 2;
+    st.dma.dst_ifmap = true;
+    st.dma.dst_buf = 1;
+    for (int c = 0; c < 2; ++c) {
+      Rig r(fp16, fast_dram(1));
+      for (int i = 0; i < 16; ++i) r.bufs.ptr[kPsums][0]->poke(0, i, word_elem_t(0x100 + i));
+      r.ps.start(st);
+      const bool with_load = c == 1;
+      Command z = load_cmd(Opcode::LoadIfmap, 0, 64);
+      if (with_load) r.ld.start(z);
+      r.run(10);
+      const char* tag = with_load ? "store into the ifmap beside a load" : "store into the ifmap";
+      eq(fmt::format("{}: ifmap buffer 1 write cycles", tag).c_str(), r.ifmap_writes[1], with_load ? V{6, 7} : V{3, 4});
+      eq(fmt::format("{}: done", tag).c_str(), r.done[1], with_load ? V{7} : V{4});
+      if (with_load) eq("store into the ifmap beside a load: ifmap buffer 0 write cycles", r.ifmap_writes[0], V{2, 3, 4, 5});
+      eq(fmt::format("{}: DRAM requests", tag).c_str(), r.fires[1], V{});
+      log.expect("store into the ifmap: chunks written", r.ps.ifmap_writes(), std::uint64_t(2));
+      for (int i = 0; i < 16; ++i)
+        log.expect("store into the ifmap: element", std::uint64_t(r.bufs.ptr[kIfmap][1]->peek((1 + i) / 16, (1 + i) % 16)),
+                   std::uint64_t(0x100 + i));
+    }
   }
   {  // Round robin on a shared port: LD first after reset, then alternate while both ask.
     MemArbiter a;
@@ -1495,6 +1805,7 @@ Trace run_view(View& v, const HwParams& p, const std::vector<Profile>& profs, in
       b.run_profile(prof.name, prof.timing, commands);
       if (!log.ok()) break;
     }
+    if (log.ok()) b.fused_coverage(v.counts_ifmap_waits());
     // The directed streams run on every view, so the RTL's cycle comparison with the cores covers them.
     if (log.ok()) b.directed_streams();
     if (directed && log.ok()) b.directed_starts();
@@ -1505,10 +1816,11 @@ Trace run_view(View& v, const HwParams& p, const std::vector<Profile>& profs, in
 }
 
 std::string figures(const Figures& f) {
-  return fmt::format("{} commands (ifmap {} weights {} psum loads {} stores {}), {} cycles, {} DRAM requests, {} DRAM "
+  return fmt::format("{} commands (ifmap {} weights {} psum loads {} stores {}, {} of them into an ifmap buffer, "
+                     "{} cycles waiting for the LD engine's ifmap write), {} cycles, {} DRAM requests, {} DRAM "
                      "bytes, {} directed checks",
-                     f.commands, f.kinds[0], f.kinds[1], f.kinds[2], f.kinds[3], f.cycles, f.requests, f.bytes,
-                     f.directed);
+                     f.commands, f.kinds[0], f.kinds[1], f.kinds[2], f.kinds[3], f.ifmap_stores, f.ifmap_waits,
+                     f.cycles, f.requests, f.bytes, f.directed);
 }
 
 }  // namespace
@@ -1535,6 +1847,7 @@ int main(int argc, char** argv) {
     Figures core_fig;
     CoreView core(p);
     const Trace t_core = run_view(core, p, profs, commands, harness.seed(2), false, core_log, core_fig);
+    fig.ifmap_waits += core_fig.ifmap_waits;  // the RTL's ports do not show them; the same cycles, by the comparison
     Trace t_rtl_random = t_rtl;
     t_rtl_random.done[0].resize(t_core.done[0].size());
     t_rtl_random.done[1].resize(t_core.done[1].size());
@@ -1559,7 +1872,11 @@ int sc_main(int argc, char* argv[]) {
   std::vector<Set> sets = {{"fp16 reference", params(16, 16, 16, 16, 16, 1024)},
                            {"int8", params(8, 32, 32, 16, 16, 512)},
                            {"int16 8x12", params(16, 32, 16, 8, 12, 512)},
-                           {"fp16 5x4", params(16, 16, 16, 5, 4, 256)}};
+                           {"fp16 5x4", params(16, 16, 16, 5, 4, 256)},
+                           // Ifmap words below and above the beat for stores into an ifmap buffer
+                           // (section 7.6: chunks cut at 8-byte blocks; at beats of a 64-byte word).
+                           {"fp16 B=4 4x4", params(16, 16, 4, 4, 4, 256)},
+                           {"fp16 B=32 8x8", params(16, 16, 32, 8, 8, 256)}};
   if (harness.long_run()) sets.push_back({"int8 32x8", params(8, 32, 32, 32, 8, 256)});
   const int commands = int(harness.count());
   // Every SC_MODULE exists before the first sc_start.

@@ -6,7 +6,11 @@
 // std::logic_error: undefined SRAM data) and then on the whole-chip C++ model (AcceleratorCore)
 // under a cycle bound. Findings: any other exception, a ProtocolError of the chip model on a stream
 // both oracles accepted, a chip run that does not end within the bound, or a DRAM image that
-// differs between the chip model and the interpreter.
+// differs between the chip model and the interpreter. A stream with a STORE_PSUMS into an ifmap
+// buffer (dst_ifmap, docs/microarchitecture.md 7.6) runs only if its waits also order that store
+// against every other user of the buffer (fused_stores_ordered below).
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -103,10 +107,73 @@ void set_field(Command& c, int f, std::uint64_t v) {
     default: c.run.region = u32(); break;  // lane_stride and pattern below, by the same tag
   }
   if (f == 15 && (v >> 16)) c.dma.pad_value = static_cast<std::uint32_t>(v >> 16 & 0x1ffff);  // with the tail's tag
+  if (f == 4 && (v >> 8)) {  // with the buffer's tag: a store into an ifmap buffer (and bad dst_buf values)
+    c.dma.dst_ifmap = (v >> 8 & 1) != 0;
+    c.dma.dst_buf = static_cast<std::uint8_t>(v >> 9 & 3);
+  }
   if (f == kFields - 1 && (v >> 16)) {
     c.run.lane_stride = static_cast<std::uint32_t>(v >> 16 & 0xff);
     c.run.pattern = v >> 24;
   }
+}
+
+// A STORE_PSUMS with dst_ifmap writes ifmap buffer dst_buf (section 7.6), which the tops allow
+// only while no RUN reads it and no LOAD_IFMAP writes it. The harness checks that itself, beside
+// the hazard checker (which must order the same pairs): it runs such a stream only if its waits
+// order each such store against every other command that uses that buffer (RUNs read it,
+// LOAD_IFMAPs and other such stores write it), with the guarantee the hazard checker derives: the
+// commands of each engine complete in order, and a command's waits carry those of the commands
+// they name. Without such a store every stream passes.
+bool fused_stores_ordered(const flycol::Program& p) {
+  const std::size_t n = p.commands.size();
+  std::vector<std::array<std::uint32_t, 3>> done(n);  // per engine: ordinals complete when command i starts
+  std::vector<int> engine(n);
+  std::vector<std::uint32_t> ordinal(n);
+  std::array<std::vector<std::size_t>, 3> by_engine;
+  bool any = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Command& c = p.commands[i];
+    const int e = static_cast<int>(flycol::hw::engine_of(c.op));
+    engine[i] = e;
+    by_engine[std::size_t(e)].push_back(i);
+    ordinal[i] = static_cast<std::uint32_t>(by_engine[std::size_t(e)].size());
+    std::array<std::uint32_t, 3> d = {c.wait_ld, c.wait_ex, c.wait_ps};
+    d[std::size_t(e)] = std::max(d[std::size_t(e)], ordinal[i] - 1);
+    for (bool grown = true; grown;) {
+      grown = false;
+      for (std::size_t f = 0; f < 3; ++f) {
+        if (d[f] == 0 || d[f] > by_engine[f].size()) continue;  // check_hazards rejected later waits already
+        const std::size_t j = by_engine[f][d[f] - 1];
+        if (j == i) continue;
+        for (std::size_t g = 0; g < 3; ++g)
+          if (done[j][g] > d[g]) d[g] = done[j][g], grown = true;
+      }
+    }
+    done[i] = d;
+    any = any || (c.op == Opcode::StorePsums && c.dma.dst_ifmap);
+  }
+  if (!any) return true;
+  // The ifmap buffer a command uses (-1: none) and whether it writes it.
+  const auto ifmap_use = [](const Command& c, bool& writes) {
+    writes = c.op != Opcode::Run;
+    if (c.op == Opcode::Run) return int(c.run.ifmap_buf);
+    if (c.op == Opcode::LoadIfmap) return int(c.dma.buf);
+    if (c.op == Opcode::StorePsums && c.dma.dst_ifmap) return int(c.dma.dst_buf);
+    return -1;
+  };
+  for (std::size_t b = 0; b < n; ++b) {
+    bool wb = false;
+    const int ub = ifmap_use(p.commands[b], wb);
+    if (ub < 0) continue;
+    for (std::size_t a = 0; a < b; ++a) {
+      bool wa = false;
+      const int ua = ifmap_use(p.commands[a], wa);
+      const bool fused = (p.commands[a].op == Opcode::StorePsums || p.commands[b].op == Opcode::StorePsums);
+      if (ua != ub || !fused || !(wa || wb)) continue;
+      if (done[b][std::size_t(engine[a])] < ordinal[a]) return false;  // a may still run when b starts
+    }
+  }
+  return true;
 }
 
 // Work of the stream (elements moved + array steps; a row counts one more, since the checker and
@@ -234,6 +301,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const std::logic_error& e) {
     note(fmt::format("{} commands rejected by check_hazards: {}", p.commands.size(), e.what()));
     return 0;  // rejected: the documented outcome for a bad stream
+  }
+  if (!fused_stores_ordered(p)) {
+    note(fmt::format("{} commands: a store into an ifmap buffer is not ordered against its other users", p.commands.size()));
+    return 0;  // what the hazard checker must reject too
   }
   if (work > kWorkBudget) {
     note(fmt::format("{} commands accepted, work {} over the budget: not executed", p.commands.size(), work));
