@@ -303,7 +303,7 @@ Model::Model(const hw::HwParams& p, const DramTiming& timing, PoolFeed pool_feed
 const DmaWork& Model::dma(const hw::Command& c) {
   const hw::DmaDesc& d = c.dma;
   const std::uint64_t beat = std::uint64_t(hw::kBeatBytes);
-  const std::array<std::uint64_t, 13> key = {std::uint64_t(c.op), d.n_planes, d.plane_stride % beat, d.n_rows,
+  const std::array<std::uint64_t, 13> key = {std::uint64_t(c.op) | (std::uint64_t(d.dst_ifmap) << 8), d.n_planes, d.plane_stride % beat, d.n_rows,
                                              d.row_stride % beat, d.row_len, d.pad_left, d.pad_right,
                                              d.pad_top, d.pad_bottom, d.tail, d.dram_addr % beat, d.elem_step};
   auto it = dma_.find(key);
@@ -472,6 +472,7 @@ Result Model::run(const Program& prog, const Options& opt) {
         case Tensor::psums_in: st.dram.psums_in += w.bytes; st.sram_writes[2] += w.sram_words; break;
         case Tensor::ofmap: st.dram.ofmap += w.bytes; st.sram_reads[2] += w.sram_words; break;
       }
+      st.sram_writes[0] += w.ifmap_writes;  // a store into the ifmap buffer (section 7.6)
       st.dram_requests += w.requests;
       if (w.requests == 0) {  // zeros only: the memory is not involved
         done[std::size_t(h)] = t + std::int64_t(w.alone);

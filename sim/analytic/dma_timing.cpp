@@ -24,6 +24,10 @@ std::uint64_t pieces(std::uint64_t n, std::uint64_t a, std::uint64_t pa, std::ui
 
 }  // namespace
 
+std::uint64_t ifmap_block_bytes(const hw::HwParams& p) {
+  return std::min<std::uint64_t>(std::uint64_t(hw::kBeatBytes), std::uint64_t(p.bus_elems) * std::uint64_t(p.elem_bytes()));
+}
+
 DmaWork dma_work(const hw::Command& c, const hw::HwParams& p) {
   DmaWork w;
   const hw::DmaDesc& d = c.dma;
@@ -43,6 +47,30 @@ DmaWork dma_work(const hw::Command& c, const hw::HwParams& p) {
   const std::uint64_t beat_elems = beat / eb;
   w.bytes = std::uint64_t(d.n_planes) * d.n_rows * d.row_len * eb;
 
+  if (w.write && d.dst_ifmap) {
+    // A store into the ifmap buffer (section 7.6): the same chunks cut at ifmap words instead of
+    // DRAM beats, written to the ifmap SRAM; the memory is not involved.
+    DmaWork as_store = dma_work([&] {
+      hw::Command plain = c;
+      plain.dma.dst_ifmap = false;
+      return plain;
+    }(), p);
+    const std::uint64_t block_elems = ifmap_block_bytes(p) / eb;
+    std::uint64_t chunks = 0;
+    const bool packed = (std::uint64_t(d.row_len) + d.pad_right) % word != 0;
+    for (std::uint32_t pl = 0; pl < d.n_planes; ++pl)
+      for (std::uint32_t y = 0; y < d.n_rows; ++y) {
+        const std::uint64_t addr = d.dram_addr + std::uint64_t(pl) * d.plane_stride + std::uint64_t(y) * d.row_stride;
+        const std::uint64_t off = packed ? (std::uint64_t(y) * d.row_len) % word : 0;
+        chunks += pieces(d.row_len, off, word, (addr / eb) % block_elems, block_elems);
+      }
+    w.to_ifmap = true;
+    w.ifmap_writes = chunks;
+    w.sram_words = as_store.sram_words;
+    w.bytes = 0;
+    w.requests = 0;
+    return w;
+  }
   if (w.write) {
     // Word-aligned rows start on SRAM word boundaries and only their data words are read; packed
     // rows (section 7.5) follow each other, and every word of every plane is read. A write
@@ -261,11 +289,15 @@ DmaReplay load_alone(const hw::DmaDesc& d, std::uint64_t eb, std::uint64_t word,
   }
 }
 
-DmaReplay store_alone(const hw::DmaDesc& d, std::uint64_t eb, std::uint64_t word, const DramTiming& timing) {
+// `block`: the bytes a chunk may not cross, the DRAM beat or, for a store into the ifmap buffer
+// (section 7.6, `on_chip`), one ifmap word; an on-chip store's chunks never wait for a channel
+// (the LD engine's ifmap writes, which hold them back, are not modelled).
+DmaReplay store_alone(const hw::DmaDesc& d, std::uint64_t eb, std::uint64_t word, const DramTiming& timing,
+                      bool on_chip, std::uint64_t block) {
   DmaReplay out;
   if (d.n_planes == 0 || d.n_rows == 0 || d.row_len == 0) return out;
   Channel ch(timing);
-  const std::uint64_t beat = std::uint64_t(hw::kBeatBytes);
+  const std::uint64_t beat = block;
   const bool packed = (std::uint64_t(d.row_len) + d.pad_right) % word != 0;
   const std::uint64_t total_words =
       packed ? std::uint64_t(d.n_planes) * ((std::uint64_t(d.n_rows) * d.row_len + d.tail) / word)
@@ -279,10 +311,10 @@ DmaReplay store_alone(const hw::DmaDesc& d, std::uint64_t eb, std::uint64_t word
   std::uint64_t plane = 0, row = 0, col = 0;
   for (std::uint64_t t = 1;; ++t) {
     bool pop = false, done = false;
-    if (fcount > 0 && ch.ready(t)) {  // writer: the head word's next chunk
+    if (fcount > 0 && (on_chip || ch.ready(t))) {  // writer: the head word's next chunk
       const std::uint64_t addr = d.dram_addr + plane * d.plane_stride + row * d.row_stride + col * eb;
       const std::uint64_t chunk = std::min({word - elem, d.row_len - col, (beat - addr % beat) / eb});
-      ch.accept(t, chunk * eb, false);
+      if (!on_chip) ch.accept(t, chunk * eb, false);
       if (out.requests > 0 && out.last + 1 == t) ++out.back_to_back;
       if (out.requests++ == 0) out.first = t;
       out.last = t;
@@ -322,7 +354,9 @@ DmaReplay replay(const hw::Command& c, const hw::HwParams& p, const DramTiming& 
     case hw::Opcode::LoadIfmap: return load_alone(c.dma, std::uint64_t(p.elem_bytes()), std::uint64_t(p.bus_elems), t);
     case hw::Opcode::LoadWeights: return load_alone(c.dma, std::uint64_t(p.elem_bytes()), std::uint64_t(p.cols), t);
     case hw::Opcode::LoadPsums: return load_alone(c.dma, std::uint64_t(p.acc_bytes()), std::uint64_t(p.rows), t);
-    case hw::Opcode::StorePsums: return store_alone(c.dma, std::uint64_t(p.acc_bytes()), std::uint64_t(p.rows), t);
+    case hw::Opcode::StorePsums:
+      return store_alone(c.dma, std::uint64_t(p.acc_bytes()), std::uint64_t(p.rows), t, c.dma.dst_ifmap,
+                         c.dma.dst_ifmap ? ifmap_block_bytes(p) : std::uint64_t(hw::kBeatBytes));
     case hw::Opcode::Run: break;
   }
   throw std::logic_error("replay: a RUN is not a DMA command");

@@ -15,6 +15,10 @@ enum class Tensor : std::uint8_t { ifmap, weights, psums_in, ofmap };
 
 struct DmaWork {
   bool write = false;          // STORE_PSUMS
+  // A STORE_PSUMS into the ifmap buffer (section 7.6): no DRAM byte and no memory request (bytes
+  // and requests 0); ifmap_writes counts its chunks, each an ifmap SRAM write.
+  bool to_ifmap = false;
+  std::uint64_t ifmap_writes = 0;
   Tensor tensor = Tensor::ifmap;
   std::uint64_t bytes = 0;     // DRAM bytes requested: real data only, or whole beats for a gather
   std::uint64_t requests = 0;  // memory-port requests: DRAM chunks of a load, write chunks of a store
@@ -37,6 +41,8 @@ struct DmaWork {
 
 // Throws std::logic_error for a RUN command.
 DmaWork dma_work(const hw::Command& c, const hw::HwParams& p);
+// The bytes a chunk of a store into the ifmap buffer may not cross: min(BEAT, one ifmap word).
+std::uint64_t ifmap_block_bytes(const hw::HwParams& p);
 
 // A command run alone (idle memory channel, no other requester), in cycles from its start: when
 // it completes, and when its first and last memory requests fire.

@@ -10,6 +10,8 @@
 
 #include "sim/common/int_math.h"
 #include "sim/compiler/command_limits.h"
+#include "sim/compiler/fused_compiler.h"
+#include "sim/compiler/pool_compiler.h"
 #include "sim/compiler/tiling.h"
 #include "sim/config/config_keys.h"
 
@@ -25,6 +27,7 @@ struct TileBox {
   int xi = 0, ox0 = 0, tw = 0;
   int ci = 0, c0 = 0, tc = 0;
   int ki = 0, kg0 = 0, nkg = 0;
+  int q0 = 0, tq = 0;  // fused: the pooled output rows the tile's convolution rows feed
 };
 
 // Residency of one ifmap or weight buffer: the tile it holds, the LD ordinal that loaded it and
@@ -129,7 +132,9 @@ public:
     last_run_ifmap_ = ib;
     last_run_weights_ = wb;
 
-    if (store) {
+    if (store && p_.fused) {
+      pool_on_chip(t, pb);
+    } else if (store) {
       hw::Command c = psum_transfer(hw::Opcode::StorePsums, t, pb);
       c.wait_ex = ps.last_run;
       emit(c, note);
@@ -137,7 +142,129 @@ public:
     }
   }
 
+  // A fused tile (section 16, "Fused convolution + pooling"): pooled rows q0..q0+tq-1 of image n,
+  // output channels of k tile ki, and the convolution rows they need over the whole width.
+  TileBox fused_box(int n, int qi, int ki, int ci) const {
+    const FusedPooling& f = *p_.fused;
+    const Layer& g = f.geometry;
+    TileBox b;
+    b.n = n;
+    b.q0 = qi * f.tq;
+    b.tq = std::min(f.tq, g.ho() - b.q0);
+    const int iy0 = b.q0 * g.sy - g.pt;  // the tile's first row, in convolution output rows
+    b.yi = qi;
+    b.oy0 = std::max(0, iy0);
+    b.th = std::min(l_.ho(), iy0 + (b.tq - 1) * g.sy + g.extent_y()) - b.oy0;
+    b.xi = 0; b.ox0 = 0; b.tw = l_.wo();
+    b.ci = ci; b.c0 = ci * p_.plan.tc; b.tc = std::min(p_.plan.tc, l_.c - b.c0);
+    b.ki = ki; b.kg0 = ki * p_.plan.n_kg; b.nkg = std::min(p_.plan.n_kg, ceil_div(l_.k, hw_.cols) - b.kg0);
+    return b;
+  }
+
 private:
+  // The fused tail of a tile whose last channel slice has run into psum buffer pb: fill the pooling
+  // tile with the padding value where its windows read beyond the convolution rows, move the
+  // outputs into that ifmap buffer (STORE_PSUMS into the ifmap buffer, section 7.6), pool them
+  // into the other psum buffer and store only the pooled rows.
+  void pool_on_chip(const TileBox& t, int pb) {
+    const FusedPooling& f = *p_.fused;
+    const Layer& g = f.geometry;
+    const int k0 = t.kg0 * hw_.cols;
+    const int tc = std::min(l_.k, k0 + t.nkg * hw_.cols) - k0;
+    const std::string note = fmt::format("n={} pooled oy={}..{} k={}..{} (convolution rows {}..{})", t.n, t.q0,
+                                         t.q0 + t.tq - 1, k0, k0 + tc - 1, t.oy0, t.oy0 + t.th - 1);
+    // The pooling tile as a LOAD from the convolution's output would lay it out.
+    const hw::DmaDesc in = ifmap_tile_load(g, hw_, TilePlan{}, 0, t.n, t.q0, t.tq, 0, g.wo(), k0, tc);
+    if (int(in.n_rows) != t.th || in.row_len > std::uint32_t(l_.wo()))
+      throw std::logic_error(fmt::format("compiler bug: fused tile of {} rows x {} columns for {} convolution rows",
+                                         in.n_rows, in.row_len, t.th));
+    const std::uint64_t eb = std::uint64_t(hw_.elem_bytes());
+    const std::uint64_t row_w = std::uint64_t(in.pad_left) + in.row_len + in.pad_right;
+    const std::uint64_t rows = std::uint64_t(in.pad_top) + in.n_rows + in.pad_bottom;
+    const int ib = last_run_ifmap_ < 0 ? 0 : 1 - last_run_ifmap_;  // not the buffer the last RUN read
+    const int pool_pb = 1 - pb;
+    InBuffer& buf = ifb_[std::size_t(ib)];
+    PsumBuffer& conv_ps = psb_[std::size_t(pb)];
+    PsumBuffer& pool_ps = psb_[std::size_t(pool_pb)];
+
+    std::uint32_t wait_ld = buf.load;
+    if (in.pad_left || in.pad_right || in.pad_top || in.pad_bottom || in.tail) {
+      hw::Command fill;
+      fill.op = hw::Opcode::LoadIfmap;
+      fill.wait_ex = buf.last_reader;
+      fill.dma = in;
+      fill.dma.buf = std::uint8_t(ib);
+      fill.dma.dram_addr = 0;
+      fill.dma.pad_top = std::uint32_t(rows);  // every row padding: no memory request
+      fill.dma.n_rows = 0;
+      fill.dma.pad_bottom = 0;
+      fill.dma.pad_value = pool_pad_value(f.pool.op, p_.config.arithmetic);
+      emit(fill, note + " fill");
+      wait_ld = ld_;
+    }
+    buf.valid = false;  // holds the pooling tile now, no ifmap tile of the convolution
+
+    hw::Command move;
+    move.op = hw::Opcode::StorePsums;
+    move.wait_ld = wait_ld;
+    move.wait_ex = std::max(conv_ps.last_run, buf.last_reader);
+    hw::DmaDesc& m = move.dma;
+    m.buf = std::uint8_t(pb);
+    m.dst_ifmap = true;
+    m.dst_buf = std::uint8_t(ib);
+    m.dram_addr = (std::uint64_t(in.pad_top) * row_w + in.pad_left) * eb;
+    m.n_planes = std::uint32_t(tc);
+    m.plane_stride = std::uint32_t(rows * row_w * eb);
+    m.n_rows = std::uint32_t(t.th);
+    m.row_stride = std::uint32_t(row_w * eb);
+    m.row_len = in.row_len;
+    if (p_.plan.flat) {
+      // Flat contexts: the tile's outputs follow each other row after row in the psum buffer, the
+      // packed rows of section 7.5 (a plane is th*Wo outputs and the tail to a whole word).
+      if (in.row_len != std::uint32_t(l_.wo()))
+        throw std::logic_error("compiler bug: a flat fused tile must move whole convolution rows");
+      const int n = t.th * l_.wo();
+      m.tail = std::uint32_t(ceil_div(n, hw_.rows) * hw_.rows - n);
+    } else {
+      m.pad_right = std::uint32_t(ceil_div(l_.wo(), hw_.rows) * hw_.rows) - in.row_len;
+    }
+    emit(move, note + " move");
+    conv_ps.last_ps = ps_;
+    const std::uint32_t move_ps = ps_;
+
+    hw::Command run;
+    run.op = hw::Opcode::Run;
+    run.run = pool_tile_run(f.pool, g, hw_, t.q0, t.tq, 0, g.wo(), tc);
+    run.run.ifmap_buf = std::uint8_t(ib);
+    run.run.psum_buf = std::uint8_t(pool_pb);
+    // It reads no weight, but the tops keep its weight buffer from the DMA while it runs: name the
+    // buffer of the resident weights, which the next tile's first load leaves alone.
+    const int wb = std::max(last_run_weights_, 0);
+    run.run.weight_buf = std::uint8_t(wb);
+    run.wait_ld = wait_ld;
+    run.wait_ps = std::max(move_ps, pool_ps.last_ps);
+    emit(run, note + " pool");
+    buf.last_reader = pool_ps.last_run = wtb_[std::size_t(wb)].last_reader = ex_;
+    last_run_ifmap_ = ib;
+
+    const std::uint64_t ab = std::uint64_t(hw_.acc_bytes());
+    hw::Command store;
+    store.op = hw::Opcode::StorePsums;
+    store.wait_ex = ex_;
+    hw::DmaDesc& d = store.dma;
+    d.buf = std::uint8_t(pool_pb);
+    d.dram_addr = p_.dram.ofmap_base +
+                  (((std::uint64_t(t.n) * l_.k + std::uint64_t(k0)) * g.ho() + std::uint64_t(t.q0)) * g.wo()) * ab;
+    d.n_planes = std::uint32_t(tc);
+    d.plane_stride = std::uint32_t(std::uint64_t(g.ho()) * g.wo() * ab);
+    d.n_rows = std::uint32_t(t.tq);
+    d.row_stride = std::uint32_t(std::uint64_t(g.wo()) * ab);
+    d.row_len = std::uint32_t(g.wo());
+    d.pad_right = std::uint32_t(ceil_div(g.wo(), hw_.rows) * hw_.rows - g.wo());
+    emit(store, note + " store");
+    pool_ps.last_ps = ps_;
+  }
+
   // The buffer holding `tile`, or the one to load it into: the buffer the most recent RUN did not
   // use, so the load overlaps that RUN.
   std::pair<int, bool> place(std::vector<InBuffer>& bufs, std::array<int, 4> tile, int last_run_buf) {
@@ -276,6 +403,32 @@ void emit_program(Program& p) {
   p.runs = int(std::count_if(p.commands.begin(), p.commands.end(),
                              [](const hw::Command& c) { return c.op == hw::Opcode::Run; }));
 }
+
+}  // namespace
+
+void emit_fused_program(Program& p) {
+  Emitter e(p);
+  const TilePlan& t = p.plan;
+  // The convolution always accumulates into psum buffer 0 and the pooling writes buffer 1, so the
+  // next tile's convolution waits only for the move. k_outer: a k tile's weight slices stay
+  // resident over its row tiles when they fit the weight buffers (the ifmap is reloaded per k tile).
+  const auto tile = [&](int n, int qi, int ki) {
+    for (int ci = 0; ci < t.tiles_c; ++ci) e.step(e.fused_box(n, qi, ki, ci), ci > 0, false, ci == t.tiles_c - 1, 0);
+  };
+  if (t.order == "k_outer") {
+    for (int ki = 0; ki < t.tiles_k; ++ki)
+      for (int n = 0; n < p.layer.n; ++n)
+        for (int qi = 0; qi < t.tiles_h; ++qi) tile(n, qi, ki);
+  } else {
+    for (int n = 0; n < p.layer.n; ++n)
+      for (int qi = 0; qi < t.tiles_h; ++qi)
+        for (int ki = 0; ki < t.tiles_k; ++ki) tile(n, qi, ki);
+  }
+  p.runs = int(std::count_if(p.commands.begin(), p.commands.end(),
+                             [](const hw::Command& c) { return c.op == hw::Opcode::Run; }));
+}
+
+namespace {
 
 std::uint64_t dma_bytes(const hw::DmaDesc& d, int elem_bytes) {
   return std::uint64_t(d.n_planes) * d.n_rows * d.row_len * std::uint64_t(elem_bytes);
@@ -423,7 +576,9 @@ DramTraffic program_traffic(const Program& p) {
       case hw::Opcode::LoadIfmap: t.ifmap += load_request_bytes(c.dma, p.hw.elem_bytes(), p.hw.bus_elems); break;
       case hw::Opcode::LoadWeights: t.weights += dma_bytes(c.dma, p.hw.elem_bytes()); break;
       case hw::Opcode::LoadPsums: t.psums_in += dma_bytes(c.dma, p.hw.acc_bytes()); break;
-      case hw::Opcode::StorePsums: t.ofmap += dma_bytes(c.dma, p.hw.acc_bytes()); break;
+      case hw::Opcode::StorePsums:
+        if (!c.dma.dst_ifmap) t.ofmap += dma_bytes(c.dma, p.hw.acc_bytes());  // a move stays on chip
+        break;
       case hw::Opcode::Run: break;
     }
   }
@@ -471,7 +626,7 @@ std::vector<std::uint8_t> build_dram_image(const Program& p, const ConvOperands&
 }
 
 std::vector<AccBits> extract_outputs(const Program& p, const std::uint8_t* dram) {
-  std::vector<AccBits> out(std::size_t(p.layer.ofmap_elems()));
+  std::vector<AccBits> out(std::size_t(p.ofmap_elems()));
   const int ab = p.hw.acc_bytes();
   for (std::size_t i = 0; i < out.size(); ++i) {
     const std::uint8_t* e = dram + p.dram.ofmap_base + i * std::uint64_t(ab);

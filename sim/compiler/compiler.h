@@ -4,11 +4,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "hw/common/command.h"
 #include "hw/common/hw_params.h"
+#include "sim/compiler/pool_shape.h"
 #include "sim/config/config.h"
 #include "sim/config/layer.h"
 #include "sim/workload/workload.h"
@@ -83,6 +85,16 @@ struct TilePlan {
   std::string describe() const;
 };
 
+// A convolution whose output tiles are pooled on chip before they are stored (microarchitecture
+// section 16, "Fused convolution + pooling"; sim/compiler/fused_compiler.h): the pooling on the
+// convolution's [N][K][Ho][Wo] output, the geometry its tiles follow (pool_geometry) and the
+// pooled output rows of a full tile.
+struct FusedPooling {
+  PoolShape pool;
+  Layer geometry;
+  int tq = 1;
+};
+
 struct Program {
   Layer layer;
   Config config;
@@ -95,6 +107,13 @@ struct Program {
   // None: a convolution. Otherwise a pooling program (sim/compiler/pool_compiler.h): `layer` is the
   // geometry its tiles follow (K = C), there are no weights.
   hw::PoolOp pool = hw::PoolOp::None;
+  // Set: a fused convolution + pooling program. `layer` is the convolution; the DRAM ofmap is the
+  // pooled [N][K][Hp][Wp] (fused->geometry's output), and the plan's th is the convolution rows
+  // of a full tile (tiles_h: the tiles of fused->tq pooled rows).
+  std::optional<FusedPooling> fused;
+
+  // The ofmap in DRAM: the layer's, or the pooled one of a fused program.
+  std::int64_t ofmap_elems() const { return fused ? fused->geometry.ofmap_elems() : layer.ofmap_elems(); }
 
   // One line per command: stream index, engine and ordinal (what wait thresholds count), the
   // command, and the tile it belongs to.

@@ -184,10 +184,11 @@ private:
       const std::uint64_t word = last >> hw_.log2_bus;
       if (word >= std::uint64_t(hw_.ifmap_depth))
         fail_one(fmt::format("the feeder reads ifmap word {}, the buffer has {}", word, hw_.ifmap_depth));
-      const std::uint64_t wwords = std::uint64_t(r.n_kg) * r.n_c * r.n_ky * r.n_kx;
+      const std::uint64_t wwords = r.pooling() ? 0 : std::uint64_t(r.n_kg) * r.n_c * r.n_ky * r.n_kx;
       if (wwords > std::uint64_t(hw_.weight_depth))
         fail_one(fmt::format("the weight fetcher reads {} words, the buffer has {}", wwords, hw_.weight_depth));
-      const std::uint64_t pwords = std::uint64_t(r.n_kg) * hw_.cols * r.n_cy * r.n_cx;
+      // A pooling RUN writes one word per (channel, context); a convolution one per output channel.
+      const std::uint64_t pwords = (r.pooling() ? std::uint64_t(r.n_c) : std::uint64_t(r.n_kg) * hw_.cols) * r.n_cy * r.n_cx;
       if (pwords > std::uint64_t(hw_.psum_depth))
         fail_one(fmt::format("the RUN uses {} psum words, the buffer has {}", pwords, hw_.psum_depth));
       return;
@@ -214,6 +215,16 @@ private:
     }
     if (elems > capacity)
       fail_one(fmt::format("the stream has {} elements, the buffer holds {}", elems, capacity));
+    if (c.op == hw::Opcode::StorePsums && c.dma.dst_ifmap && d.n_planes && d.n_rows && d.row_len) {
+      // Section 7.6: the rows land inside the ifmap buffer, at element-aligned byte addresses.
+      const std::uint64_t eb = std::uint64_t(hw_.elem_bytes());
+      if (d.dram_addr % eb || d.plane_stride % eb || d.row_stride % eb)
+        fail_one("a store into the ifmap buffer needs element-aligned addresses and strides");
+      const std::uint64_t end = d.dram_addr + std::uint64_t(d.n_planes - 1) * d.plane_stride +
+                                std::uint64_t(d.n_rows - 1) * d.row_stride + std::uint64_t(d.row_len) * eb;
+      const std::uint64_t bytes = std::uint64_t(hw_.ifmap_depth) * hw_.bus_elems * eb;
+      if (end > bytes) fail_one(fmt::format("the store writes ifmap bytes up to {}, the buffer holds {}", end, bytes));
+    }
   }
 
   void accesses(const hw::Command& c) {
@@ -232,10 +243,13 @@ private:
         break;
       case hw::Opcode::StorePsums:
         buffer(2, c.dma.buf, true, false);
-        dram(dram_ranges(c.dma, hw_.acc_bytes()), true);
+        if (c.dma.dst_ifmap) buffer(0, c.dma.dst_buf, false, true);  // section 7.6: no DRAM byte
+        else dram(dram_ranges(c.dma, hw_.acc_bytes()), true);
         break;
       case hw::Opcode::Run:
         buffer(0, c.run.ifmap_buf, true, false);
+        // A pooling RUN reads no weight, but the tops keep its weight buffer from the DMA while it
+        // runs (the buffer-ownership assertions), so it counts as a reader here too.
         buffer(1, c.run.weight_buf, true, false);
         buffer(2, c.run.psum_buf, c.run.preload, true);
         break;

@@ -30,15 +30,6 @@ int out_size(int in, int pad_begin, int pad_end, int extent, int stride, bool ce
   return out;
 }
 
-std::uint32_t pad_value(hw::PoolOp op, Arithmetic a) {
-  if (op != hw::PoolOp::Max) return 0;  // the average's padding adds nothing; its divisor ignores it
-  switch (a) {
-    case Arithmetic::fp16: return 0xFC00;  // -Inf: never wins
-    case Arithmetic::int8: return 0x80;
-    case Arithmetic::int16: return 0x8000;
-  }
-  return 0;
-}
 
 int largest(int lo, int hi, const std::function<bool(int)>& fits) {
   if (!fits(lo)) return 0;
@@ -59,36 +50,7 @@ public:
   PoolEmitter(Program& p, const PoolShape& s) : p_(p), s_(s), l_(p.layer), hw_(p.hw) {}
 
   // The RUN of a tile (buffers set by the caller).
-  hw::RunDesc run_of(const Tile& t) const {
-    const TileWindow win = tile_window(l_, hw_, t.tc, t.th, t.tw);
-    hw::RunDesc r;
-    r.pool_op = std::uint32_t(s_.op);
-    r.n_kg = 1;
-    r.n_cy = std::uint32_t(win.ncy);
-    r.n_cx = std::uint32_t(win.ncx);
-    r.n_c = std::uint32_t(t.tc);
-    r.n_ky = std::uint32_t(l_.ky);
-    r.step_cx = std::uint32_t(win.step_cx);
-    r.step_cy = std::uint32_t(win.step_cy);
-    r.step_c = std::uint32_t(std::int64_t(win.ht) * win.wt);
-    r.step_ky = std::uint32_t(l_.dy * win.wt);
-    r.lane_stride = std::uint32_t(l_.sx);
-    set_kernel_fields(r, l_, hw_);
-    if (s_.op == hw::PoolOp::Average) {
-      // Tile coordinates: row 0 is input row iy0 = oy0*sy - pt (the first window's top), column 0
-      // input column ix0. The divisor counts real data, or with count_include_pad the declared
-      // padding (never the rows ceil_mode adds beyond it).
-      const int iy0 = t.oy0 * s_.sy - s_.pt, ix0 = t.ox0 * s_.sx - s_.pl;
-      const int lo_y = s_.count_include_pad ? -s_.pt : 0, hi_y = s_.count_include_pad ? s_.h + s_.pb : s_.h;
-      const int lo_x = s_.count_include_pad ? -s_.pl : 0, hi_x = s_.count_include_pad ? s_.w + s_.pr : s_.w;
-      r.pool_sy = std::uint32_t(s_.sy);
-      r.pool_y0 = std::uint32_t(std::max(0, lo_y - iy0));
-      r.pool_y1 = std::uint32_t(std::max(0, hi_y - iy0));
-      r.pool_x0 = std::uint32_t(std::max(0, lo_x - ix0));
-      r.pool_x1 = std::uint32_t(std::max(0, hi_x - ix0));
-    }
-    return r;
-  }
+  hw::RunDesc run_of(const Tile& t) const { return pool_tile_run(s_, l_, hw_, t.oy0, t.th, t.ox0, t.tw, t.tc); }
 
   void tile(const Tile& t) {
     const std::string note = fmt::format("n={} oy={}..{} ox={}..{} c={}..{}", t.n, t.oy0, t.oy0 + t.th - 1, t.ox0,
@@ -103,7 +65,7 @@ public:
     load.wait_ex = ifmap_reader_[std::size_t(ib)];
     load.dma = ifmap_tile_load(l_, hw_, p_.plan, p_.dram.ifmap_base, t.n, t.oy0, t.th, t.ox0, t.tw, t.c0, t.tc);
     load.dma.buf = std::uint8_t(ib);
-    load.dma.pad_value = pad_value(s_.op, p_.config.arithmetic);
+    load.dma.pad_value = pool_pad_value(s_.op, p_.config.arithmetic);
     emit(load, note);
 
     hw::Command run;
@@ -192,19 +154,21 @@ void check_shape(const PoolShape& s, const hw::HwParams& hw) {
 
 }  // namespace
 
-int PoolShape::ho() const { return out_size(h, pt, pb, (ky - 1) * dy + 1, sy, ceil_mode); }
-int PoolShape::wo() const { return out_size(w, pl, pr, (kx - 1) * dx + 1, sx, ceil_mode); }
+std::uint32_t pool_pad_value(hw::PoolOp op, Arithmetic a) {
+  if (op != hw::PoolOp::Max) return 0;  // the average's padding adds nothing; its divisor ignores it
+  switch (a) {
+    case Arithmetic::fp16: return 0xFC00;  // -Inf: never wins
+    case Arithmetic::int8: return 0x80;
+    case Arithmetic::int16: return 0x8000;
+  }
+  return 0;
+}
 
-Program compile_pool(const PoolShape& s, const Config& config, const PoolCompileOptions& options) {
+Layer pool_geometry(const PoolShape& s, const Config& config) {
   const hw::HwParams hw = hardware_params(config);
   check_shape(s, hw);
   const int ho = s.ho(), wo = s.wo();
-
-  Program p;
-  p.config = config;
-  p.hw = hw;
-  p.pool = s.op;
-  Layer& l = p.layer;
+  Layer l;
   l.name = s.op == hw::PoolOp::Max ? "maxpool" : "avgpool";
   l.n = s.n;
   l.c = l.k = s.c;
@@ -226,6 +190,55 @@ Program compile_pool(const PoolShape& s, const Config& config, const PoolCompile
   if (l.extent_x() > hw.pattern_bits && kernel_chunks(l, hw).n == 1)
     throw InputError(config.source, "feeder.pattern_bits",
                      fmt::format("= {}: the dilated pooling window is {} columns wide", hw.pattern_bits, l.extent_x()));
+  return l;
+}
+
+hw::RunDesc pool_tile_run(const PoolShape& s, const Layer& l, const hw::HwParams& hw, int oy0, int th, int ox0, int tw,
+                          int tc) {
+  const TileWindow win = tile_window(l, hw, tc, th, tw);
+  hw::RunDesc r;
+  r.pool_op = std::uint32_t(s.op);
+  r.n_kg = 1;
+  r.n_cy = std::uint32_t(win.ncy);
+  r.n_cx = std::uint32_t(win.ncx);
+  r.n_c = std::uint32_t(tc);
+  r.n_ky = std::uint32_t(l.ky);
+  r.step_cx = std::uint32_t(win.step_cx);
+  r.step_cy = std::uint32_t(win.step_cy);
+  r.step_c = std::uint32_t(std::int64_t(win.ht) * win.wt);
+  r.step_ky = std::uint32_t(l.dy * win.wt);
+  r.lane_stride = std::uint32_t(l.sx);
+  set_kernel_fields(r, l, hw);
+  if (s.op == hw::PoolOp::Average) {
+    // Tile coordinates: row 0 is input row iy0 = oy0*sy - pt (the first window's top), column 0
+    // input column ix0. The divisor counts real data, or with count_include_pad the declared
+    // padding (never the rows ceil_mode adds beyond it).
+    const int iy0 = oy0 * s.sy - s.pt, ix0 = ox0 * s.sx - s.pl;
+    const int lo_y = s.count_include_pad ? -s.pt : 0, hi_y = s.count_include_pad ? s.h + s.pb : s.h;
+    const int lo_x = s.count_include_pad ? -s.pl : 0, hi_x = s.count_include_pad ? s.w + s.pr : s.w;
+    r.pool_sy = std::uint32_t(s.sy);
+    r.pool_y0 = std::uint32_t(std::max(0, lo_y - iy0));
+    r.pool_y1 = std::uint32_t(std::max(0, hi_y - iy0));
+    r.pool_x0 = std::uint32_t(std::max(0, lo_x - ix0));
+    r.pool_x1 = std::uint32_t(std::max(0, hi_x - ix0));
+  }
+  return r;
+}
+
+int PoolShape::ho() const { return out_size(h, pt, pb, (ky - 1) * dy + 1, sy, ceil_mode); }
+int PoolShape::wo() const { return out_size(w, pl, pr, (kx - 1) * dx + 1, sx, ceil_mode); }
+
+Program compile_pool(const PoolShape& s, const Config& config, const PoolCompileOptions& options) {
+  const hw::HwParams hw = hardware_params(config);
+  check_shape(s, hw);
+  const int ho = s.ho(), wo = s.wo();
+
+  Program p;
+  p.config = config;
+  p.hw = hw;
+  p.pool = s.op;
+  p.layer = pool_geometry(s, config);
+  const Layer& l = p.layer;
 
   p.dram.ifmap_base = 0;
   p.dram.ifmap_bytes = std::uint64_t(l.ifmap_elems()) * std::uint64_t(hw.elem_bytes());

@@ -11,26 +11,11 @@
 
 #include "hw/common/command.h"
 #include "sim/compiler/compiler.h"
+#include "sim/compiler/pool_shape.h"
 #include "sim/config/config.h"
 #include "sim/workload/workload.h"
 
 namespace flycol {
-
-// A pooling layer as the compiler takes it: ONNX's attributes (window, strides, dilations, pads by
-// side, ceil_mode, count_include_pad). Global pooling is the H x W window, stride 1, no padding.
-// The compiler computes Ho and Wo itself (ONNX's rule), apart from the golden model's.
-struct PoolShape {
-  hw::PoolOp op = hw::PoolOp::Max;
-  int n = 1, c = 1, h = 1, w = 1;
-  int ky = 1, kx = 1, sy = 1, sx = 1, dy = 1, dx = 1;
-  int pt = 0, pb = 0, pl = 0, pr = 0;
-  bool ceil_mode = false;
-  bool count_include_pad = false;
-  std::string source = "pooling layer";  // how error messages name the layer ("--layer", a file)
-
-  int ho() const;
-  int wo() const;
-};
 
 // Tile sizes forced by the user (0: the compiler chooses): channels, output rows, output columns
 // (a multiple of array.rows, or Wo).
@@ -44,6 +29,16 @@ struct PoolCompileOptions {
 // window side above 256, a dilated window wider than feeder.pattern_bits, padding above 255, a
 // smallest tile that does not fit the SRAMs) or bad options.
 Program compile_pool(const PoolShape& s, const Config& config, const PoolCompileOptions& options = {});
+
+// The pieces of a pooling tile that a fused convolution + pooling program (compiler.cpp) shares:
+// the geometry the tiles follow (a Layer with K = C, the bottom and right padding grown by what
+// ceil_mode adds; throws InputError as compile_pool does for a layer the unit cannot run), the
+// padding value of a max tile (the type's smallest) and the RUN of the tile of output rows
+// oy0..oy0+th-1, columns ox0..ox0+tw-1 and tc channels (buffers left 0).
+Layer pool_geometry(const PoolShape& s, const Config& config);
+std::uint32_t pool_pad_value(hw::PoolOp op, Arithmetic a);
+hw::RunDesc pool_tile_run(const PoolShape& s, const Layer& geometry, const hw::HwParams& hw, int oy0, int th, int ox0,
+                          int tw, int tc);
 
 // The DRAM image before the run: the ifmap [N][C][H][W] (element bits) at its base, the rest zero.
 std::vector<std::uint8_t> build_pool_dram_image(const Program& p, const std::vector<ElemBits>& ifmap);

@@ -311,6 +311,120 @@ Json pool_json(const NetworkRun& r) {
   return j;
 }
 
+// --- Fused convolution + pooling (docs/networks.md, "Fused convolution + pooling") ---
+
+std::string fused_plan_text(const FusedRun& f) {
+  return fmt::format("Tc={}:{} n_kg={}:{} Tq={}:{} (conv rows {})", f.plan.tc, f.plan.tiles_c, f.plan.n_kg,
+                     f.plan.tiles_k, f.tq, f.plan.tiles_h, f.plan.th);
+}
+// DRAM bytes the fused program saves against the two separate runs (negative: it moves more).
+double saved_mb(const RunStats& unfused, const RunStats& fused) {
+  return (double(unfused.dram.total()) - double(fused.dram.total())) * kMB;
+}
+
+std::string fused_table(const NetworkRun& r) {
+  if (r.fusions.empty()) return "";
+  std::string s = "\nfused convolution + pooling (the convolution's tiles pooled on chip, only the pooled tensor "
+                  "stored), against the two layers run one after the other (the convolution's planned program, then "
+                  "the pooling layer on chip)\n";
+  s += fmt::format("{:<28} {:>9} {:>8} {:>9} {:>8} {:>7} {:>8} {:>8} {:>9} {:>9}  {}\n", "convolution + pooling",
+                   "cycles", "time_us", "unf_cyc", "unf_us", "speedup", "DRAM_MB", "unf_MB", "saved_MB", "energy_uJ",
+                   "plan");
+  for (const FusedRun& f : r.fusions) {
+    std::string name = f.conv.empty() ? f.pool : f.conv + "+" + f.pool;
+    if (name.size() > 28) name = name.substr(0, 28);
+    if (!f.fused) {
+      s += fmt::format("{:<28} not fused: {}\n", name, f.refused);
+      continue;
+    }
+    std::string tail = fused_plan_text(f);
+    if (r.model != "analytic")
+      tail += fmt::format("  [analytic {:+.2f} %]", cycle_error_pct(f.analytic.cycles, f.stats.cycles));
+    if (f.rtl_run) tail += f.rtl_mismatch.empty() ? "  [RTL in lockstep]" : "  [RTL: " + f.rtl_mismatch + "]";
+    if (f.checked) tail += f.exact ? "  [bit-exact]" : "  [OUTPUTS DIFFER]";
+    s += fmt::format("{:<28} {:>9} {:>8.1f} {:>9} {:>8.1f} {:>7.2f} {:>8.3f} {:>8.3f} {:>9.3f} {:>9.1f}  {}\n", name,
+                     f.stats.cycles, us(r, f.stats.cycles), f.unfused.cycles, us(r, f.unfused.cycles),
+                     ratio(double(f.unfused.cycles), double(f.stats.cycles)), double(f.stats.dram.total()) * kMB,
+                     double(f.unfused.dram.total()) * kMB, saved_mb(f.unfused, f.stats), f.energy.total_j() * 1e6, tail);
+  }
+  const FusedTotals& t = r.fused_total;
+  s += fmt::format("{:<28} {:>9} {:>8.1f} {:>9} {:>8.1f} {:>7.2f} {:>8.3f} {:>8.3f} {:>9.3f} {:>9.1f}  {} of {} pairs "
+                   "fused\n",
+                   "total", t.stats.cycles, us(r, t.stats.cycles), t.unfused.cycles, us(r, t.unfused.cycles),
+                   ratio(double(t.unfused.cycles), double(t.stats.cycles)), double(t.stats.dram.total()) * kMB,
+                   double(t.unfused.dram.total()) * kMB, saved_mb(t.unfused, t.stats), t.energy.total_j() * 1e6,
+                   t.fused, t.pairs);
+  s += "speedup: the separate runs' cycles over the fused program's; saved_MB: their DRAM bytes less the fused "
+       "program's\n";
+  if (std::any_of(r.fusions.begin(), r.fusions.end(), [](const FusedRun& f) { return f.checked; }))
+    s += fmt::format("fused pairs differing from golden: {}\n", t.mismatched_layers);
+  return s;
+}
+
+Json fused_json(const NetworkRun& r) {
+  Json j = Json::object();
+  Json pairs = Json::array();
+  for (const FusedRun& f : r.fusions) {
+    Json l = Json::object();
+    l["conv"] = f.conv;
+    l["pool"] = f.pool;
+    l["fused"] = f.fused;
+    if (!f.fused) {
+      l["refused"] = f.refused;
+      pairs.push(std::move(l));
+      continue;
+    }
+    Json& pl = l["plan"];
+    pl["tile_c"] = f.plan.tc, pl["tiles_c"] = f.plan.tiles_c;
+    pl["tile_kg"] = f.plan.n_kg, pl["tiles_k"] = f.plan.tiles_k;
+    pl["tile_q"] = f.tq, pl["tiles_q"] = f.plan.tiles_h;
+    pl["conv_rows"] = f.plan.th;
+    pl["commands"] = std::uint64_t(f.commands);
+    l["cycles"] = f.stats.cycles;
+    l["time_us"] = us(r, f.stats.cycles);
+    l["dram_mb"] = double(f.stats.dram.total()) * kMB;
+    l["energy_uj"] = f.energy.total_j() * 1e6;
+    l["stats"] = stats_json(f.stats);
+    if (r.model != "analytic") {
+      l["analytic"] = stats_json(f.analytic);
+      l["analytic_error_pct"] = cycle_error_pct(f.analytic.cycles, f.stats.cycles);
+    }
+    l["free_dram_cycles"] = f.free_cycles;
+    Json& u = l["unfused"];
+    u["cycles"] = f.unfused.cycles;
+    u["time_us"] = us(r, f.unfused.cycles);
+    u["dram_mb"] = double(f.unfused.dram.total()) * kMB;
+    u["energy_uj"] = f.unfused_energy.total_j() * 1e6;
+    u["free_dram_cycles"] = f.unfused_free_cycles;
+    l["speedup"] = ratio(double(f.unfused.cycles), double(f.stats.cycles));
+    l["saved_dram_mb"] = saved_mb(f.unfused, f.stats);
+    l["saved_energy_uj"] = (f.unfused_energy.total_j() - f.energy.total_j()) * 1e6;
+    if (f.checked) l["bit_exact"] = f.exact;
+    if (f.rtl_run) l["rtl_lockstep"] = f.rtl_mismatch.empty() ? Json("in lockstep") : Json(f.rtl_mismatch);
+    pairs.push(std::move(l));
+  }
+  j["pairs"] = std::move(pairs);
+  const FusedTotals& t = r.fused_total;
+  Json& tj = j["total"];
+  tj["pairs"] = t.pairs;
+  tj["fused"] = t.fused;
+  tj["cycles"] = t.stats.cycles;
+  tj["time_us"] = us(r, t.stats.cycles);
+  tj["dram_mb"] = double(t.stats.dram.total()) * kMB;
+  tj["energy_uj"] = t.energy.total_j() * 1e6;
+  tj["unfused_cycles"] = t.unfused.cycles;
+  tj["unfused_time_us"] = us(r, t.unfused.cycles);
+  tj["unfused_dram_mb"] = double(t.unfused.dram.total()) * kMB;
+  tj["unfused_energy_uj"] = t.unfused_energy.total_j() * 1e6;
+  tj["speedup"] = ratio(double(t.unfused.cycles), double(t.stats.cycles));
+  tj["saved_dram_mb"] = saved_mb(t.unfused, t.stats);
+  tj["saved_energy_uj"] = (t.unfused_energy.total_j() - t.energy.total_j()) * 1e6;
+  if (r.model != "analytic") tj["analytic_error_pct"] = cycle_error_pct(t.analytic.cycles, t.stats.cycles);
+  if (std::any_of(r.fusions.begin(), r.fusions.end(), [](const FusedRun& f) { return f.checked; }))
+    tj["mismatched_layers"] = t.mismatched_layers;
+  return j;
+}
+
 }  // namespace
 
 std::string text_report(const NetworkRun& r) {
@@ -371,6 +485,7 @@ std::string text_report(const NetworkRun& r) {
            std::to_string(r.expl.total.mismatched_layers));
   }
   s += pool_table(r);
+  s += fused_table(r);
   s += fmt::format("host time: {:.3f} s for the analytic model to run the chosen programs of both lowerings, {:.3f} s "
                    "to choose them (tiling {}); {:.3f} s for the pooling layers\n",
                    r.analytic_wall_seconds, r.plan_wall_seconds, r.tiling, r.pool_wall_seconds);
@@ -462,6 +577,8 @@ Json json_report(const NetworkRun& r) {
   j["plan_wall_seconds"] = r.plan_wall_seconds;
   j["pooling"] = pool_json(r);
   j["pooling_wall_seconds"] = r.pool_wall_seconds;
+  j["fusion"] = fused_json(r);
+  j["fusion_wall_seconds"] = r.fused_wall_seconds;
   Json& p = j["paper"];
   const PaperFigures& pf = r.net.paper;
   const auto pair = [&](const char* key, const PaperPair& v) {
@@ -702,6 +819,38 @@ std::string markdown_tables(const std::vector<NetworkRun>& runs) {
                      ratio(double(t.strided_free_cycles), double(t.free_cycles)), us(r, t.host_cycles),
                      double(t.stats.dram.total()) * kMB, t.energy.total_j() * 1e6, t.strided_energy.total_j() * 1e6,
                      t.host_dram_j * 1e6);
+  }
+
+  s += "\n### Fused convolution + pooling\n\n";
+  s += "Every pooling layer on chip whose input is a convolution's output that nothing else reads, compiled with that "
+       "convolution into one fused program (the convolution's tiles pooled on chip, only the pooled tensor stored), "
+       "against the two layers run one after the other (the convolution's planned program, then the pooling layer on "
+       "chip). Speedup: the separate runs' time over the fused program's; saved MB: their DRAM bytes less the fused "
+       "program's (negative: fusion moves more). Plan: Tc input channels, n_kg groups of output channels, Tq pooled "
+       "rows per tile, as size:count, and the convolution rows of a full tile.\n\n";
+  s += "| network | convolution + pooling | fused us | separate us | speedup | fused MB | separate MB | saved MB | energy uJ "
+       "fused / separate | plan |\n|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const NetworkRun& r : runs) {
+    for (const FusedRun& f : r.fusions) {
+      const std::string name = f.conv.empty() ? f.pool : f.conv + " + " + f.pool;
+      if (!f.fused) {
+        s += fmt::format("| {} | {} | not fused: {} | | | | | | | |\n", r.net.name, name, f.refused);
+        continue;
+      }
+      s += fmt::format("| {} | {} | {:.1f} | {:.1f} | {:.2f} | {:.3f} | {:.3f} | {:.3f} | {:.1f} / {:.1f} | {} |\n",
+                       r.net.name, name, us(r, f.stats.cycles), us(r, f.unfused.cycles),
+                       ratio(double(f.unfused.cycles), double(f.stats.cycles)), double(f.stats.dram.total()) * kMB,
+                       double(f.unfused.dram.total()) * kMB, saved_mb(f.unfused, f.stats), f.energy.total_j() * 1e6,
+                       f.unfused_energy.total_j() * 1e6, fused_plan_text(f));
+    }
+    if (r.fusions.empty()) continue;
+    const FusedTotals& t = r.fused_total;
+    s += fmt::format("| {} | **total** ({} of {} pairs fused) | {:.1f} | {:.1f} | {:.2f} | {:.3f} | {:.3f} | {:.3f} | "
+                     "{:.1f} / {:.1f} | |\n",
+                     r.net.name, t.fused, t.pairs, us(r, t.stats.cycles), us(r, t.unfused.cycles),
+                     ratio(double(t.unfused.cycles), double(t.stats.cycles)), double(t.stats.dram.total()) * kMB,
+                     double(t.unfused.dram.total()) * kMB, saved_mb(t.unfused, t.stats), t.energy.total_j() * 1e6,
+                     t.unfused_energy.total_j() * 1e6);
   }
 
   for (const NetworkRun& r : runs) {

@@ -13,6 +13,7 @@
 #include "sim/analytic/traffic_bound.h"
 #include "sim/common/input_error.h"
 #include "sim/compiler/explicit_lowering.h"
+#include "sim/compiler/fused_compiler.h"
 #include "sim/config/config_keys.h"
 #include "sim/golden/conv.h"
 #include "sim/golden/pool.h"
@@ -108,6 +109,127 @@ void add(Totals& t, const LayerRun& l) {
   t.analytic_cycles += l.analytic.cycles;
   t.free_cycles += l.free_cycles;
   if (l.checked && !l.exact) ++t.mismatched_layers;
+}
+
+// Why the pooling layer at index i cannot be fused with the layer that produces its input, or ""
+// (sets *conv to that layer's index): the producer is an array convolution of one group whose
+// input the host does not subsample, and no other layer reads its output.
+std::string fusion_pair_problem(const Network& net, std::size_t i, int* conv) {
+  const int src = net.layers[i].inputs.size() > 1 ? -1 : input_producer(net, i, 0);
+  *conv = src;
+  if (src < 0) return "its input is not a convolution's output";
+  const NetworkLayer& c = net.layers[std::size_t(src)];
+  if (!c.on_array || c.op != "conv") return fmt::format("its input is the output of {} ({}), not of a convolution", c.name, c.op);
+  if (c.groups != 1) return fmt::format("{} is a grouped convolution", c.name);
+  if (host_subsamples_input(net, std::size_t(src))) return fmt::format("{} runs on a subsampled input", c.name);
+  for (std::size_t j = 0; j < net.layers.size(); ++j) {
+    if (j == i) continue;
+    for (std::size_t k = 0; k < std::max<std::size_t>(1, net.layers[j].inputs.size()); ++k)
+      if ((j > 0 || !net.layers[j].inputs.empty()) && input_producer(net, j, k) == src)
+        return fmt::format("{} also reads {}'s output", net.layers[j].name, c.name);
+  }
+  return "";
+}
+
+// The fused pairs (FusedRun): every pooling layer run on chip that fusion_pair_problem accepts.
+void run_fusions(NetworkRun& r, const Network& net, const Config& cfg, const RunOptions& opt, const DramTiming& timing,
+                 analytic::Model& model, analytic::Model& free_model, ScSimulation* sc, bool rtl,
+                 std::uint64_t prev_reads[3], std::uint64_t prev_writes[3]) {
+  const auto t0 = Clock::now();
+  const hw::HwParams hw = hardware_params(cfg);
+  std::size_t pool_i = 0;
+  int index = 0;
+  for (std::size_t i = 0; i < net.layers.size(); ++i) {
+    const NetworkLayer& nl = net.layers[i];
+    if (!is_pooling_op(nl.op)) continue;
+    const PoolRun& P = r.pools[pool_i++];
+    if (!P.on_chip) continue;
+    int src = -1;
+    FusedRun F;
+    F.pool = nl.name;
+    F.refused = fusion_pair_problem(net, i, &src);
+    if (src >= 0) F.conv = net.layers[std::size_t(src)].name;
+    FusedTotals& T = r.fused_total;
+    ++T.pairs;
+    const auto conv_run = std::find_if(r.feeder.layers.begin(), r.feeder.layers.end(),
+                                       [&](const LayerRun& l) { return l.name == F.conv; });
+    if (F.refused.empty() && conv_run == r.feeder.layers.end()) F.refused = "the convolution did not run";
+    Program prog;
+    if (F.refused.empty()) {
+      const Layer& conv = net.layers[std::size_t(src)].layer;
+      F.refused = fusion_problem(conv, P.shape, cfg);
+      if (F.refused.empty()) {
+        // The analytic model's cycles pick among the candidate tilings, as the planner's search does
+        // for the convolutions.
+        FusedCompileOptions fo;
+        fo.score = [&model](const Program& p) { return double(model.run(p).stats.cycles); };
+        prog = compile_fused(conv, P.shape, cfg, fo);
+      }
+    }
+    if (!F.refused.empty()) {
+      r.fusions.push_back(std::move(F));
+      continue;
+    }
+    if (opt.progress) opt.progress("fused", index, int(r.pools.size()), F.conv + "+" + F.pool);
+    F.fused = true;
+    F.plan = prog.plan;
+    F.tq = prog.fused->tq;
+    F.commands = prog.commands.size();
+    F.analytic = model.run(prog).stats;
+    F.stats = F.analytic;
+    F.free_cycles = free_model.run(prog).stats.cycles;
+    F.unfused = conv_run->stats;
+    accumulate(F.unfused, P.stats);
+    F.unfused_free_cycles = conv_run->free_cycles + P.free_cycles;
+    if (sc) {
+      const Layer& conv = net.layers[std::size_t(src)].layer;
+      const ConvOperands ops = make_random_operands(conv, cfg.arithmetic, opt.seed + 200'000 + std::uint64_t(index));
+      const LayerSimResult s = simulate_layer(*sc, prog, ops, timing, 50'000'000);
+      if (!s.sim.finished)
+        throw std::runtime_error(fmt::format("flycol net: the SystemC model did not finish the fused layers '{}' + "
+                                             "'{}': {}",
+                                             F.conv, F.pool, s.sim.error));
+      F.stats = from_sc(s, prev_reads, prev_writes);
+      F.sc_wall_seconds = s.sim.wall_seconds;
+      std::vector<AccBits> rtl_outputs;
+      if (rtl) {
+        CosimOptions co;
+        co.watchdog_cycles = 2'000'000;
+        const CosimResult c = cosim_layer(prog, ops, timing, co);
+        F.rtl_run = true;
+        F.rtl_wall_seconds = c.rtl.wall_seconds;
+        F.rtl_mismatch = lockstep_mismatch(c, s.sim.cycles, s.outputs);
+        rtl_outputs = c.rtl.outputs;
+        r.rtl_wall_seconds += F.rtl_wall_seconds;
+      }
+      if (opt.check) {
+        golden::ConvOptions go;
+        go.zero_gating = cfg.zero_gating;
+        const std::vector<AccBits> conv_out = golden::conv(ops, go);
+        const std::vector<ElemBits> elems(conv_out.begin(), conv_out.end());  // FP16: an accumulator is an element
+        const std::vector<AccBits> want = golden::pool(golden_pool_layer(nl, net.batch), cfg.arithmetic, elems);
+        F.checked = true;
+        F.exact = s.outputs == want && (!rtl || (F.rtl_mismatch.empty() && rtl_outputs == want));
+        if (!F.exact) ++T.mismatched_layers;
+      }
+      r.sc_wall_seconds += F.sc_wall_seconds;
+    }
+    F.energy = energy::estimate(cfg, energy_activity(F.stats));
+    F.unfused_energy = conv_run->energy;
+    add_energy(F.unfused_energy, P.energy);
+    ++T.fused;
+    accumulate(T.stats, F.stats);
+    accumulate(T.analytic, F.analytic);
+    accumulate(T.unfused, F.unfused);
+    T.free_cycles += F.free_cycles;
+    T.unfused_free_cycles += F.unfused_free_cycles;
+    add_energy(T.energy, F.energy);
+    add_energy(T.unfused_energy, F.unfused_energy);
+    r.fusions.push_back(std::move(F));
+    ++index;
+  }
+  (void)hw;
+  r.fused_wall_seconds = since(t0);
 }
 
 }  // namespace
@@ -355,6 +477,7 @@ NetworkRun run_network(const Network& net, const Config& cfg, const RunOptions& 
     ++pool_index;
   }
   r.pool_wall_seconds = since(tp);
+  run_fusions(r, net, cfg, opt, timing, model, free_model, sc.get(), rtl, prev_reads, prev_writes);
   return r;
 }
 

@@ -12,6 +12,7 @@
 #include "sim/analytic/analytic_model.h"
 #include "sim/analytic/plan_choice.h"
 #include "sim/compiler/compiler.h"
+#include "sim/compiler/fused_compiler.h"
 #include "sim/compiler/pool_compiler.h"
 #include "sim/config/config.h"
 #include "sim/energy/energy.h"
@@ -126,6 +127,38 @@ struct PoolTotals {
   int mismatched_layers = 0;
 };
 
+// A convolution and the pooling layer that reads only its output, compiled into one fused program
+// (docs/microarchitecture.md section 16, "Fused convolution + pooling"): the convolution's tiles
+// are pooled on chip and only the pooled tensor is stored. Set beside the two layers run one after
+// the other (the convolution as the feeder run planned it, the pooling layer on chip), whose
+// figures stay in LoweringRun and PoolRun; docs/networks.md, "Fused convolution + pooling",
+// defines every figure.
+struct FusedRun {
+  std::string conv, pool;   // the two layers' names
+  bool fused = false;       // compiled; else `refused` says why the pair runs as two layers
+  std::string refused;
+  TilePlan plan;            // the convolution's tiles (plan.th: convolution rows of a full tile)
+  int tq = 0;               // pooled output rows per tile
+  std::size_t commands = 0;
+  RunStats stats;           // the fused program, by the model reported (sc with --model sc or both)
+  RunStats analytic;        // the fused program, the analytic model
+  RunStats unfused;         // the convolution's and the pooling layer's runs added (model reported)
+  std::uint64_t free_cycles = 0, unfused_free_cycles = 0;  // with an unlimited DRAM (analytic)
+  energy::Estimate energy, unfused_energy;
+  double sc_wall_seconds = 0, rtl_wall_seconds = 0;
+  bool checked = false, exact = false;  // --check: the outputs equal golden::pool of golden::conv
+  bool rtl_run = false;
+  std::string rtl_mismatch;
+};
+
+struct FusedTotals {
+  int pairs = 0, fused = 0;
+  RunStats stats, analytic, unfused;  // the fused pairs' counters summed
+  std::uint64_t free_cycles = 0, unfused_free_cycles = 0;
+  energy::Estimate energy, unfused_energy;
+  int mismatched_layers = 0;
+};
+
 struct NetworkRun {
   Network net;
   Config config;
@@ -134,11 +167,14 @@ struct NetworkRun {
   LoweringRun feeder, expl;
   std::vector<PoolRun> pools;  // every pooling layer, in the network's order
   PoolTotals pool_total;
+  std::vector<FusedRun> fusions;  // every convolution + pooling pair, in the network's order
+  FusedTotals fused_total;
   double plan_wall_seconds = 0;      // choosing every layer's program (the search and its timings)
   double analytic_wall_seconds = 0;  // timing the chosen programs with the analytic model
   double sc_wall_seconds = 0;        // the SystemC runs (--model sc or both)
   double rtl_wall_seconds = 0;       // the lockstep RTL runs (--model both)
   double pool_wall_seconds = 0;      // the pooling layers: compile, analytic timings, SystemC/RTL runs
+  double fused_wall_seconds = 0;     // the fused pairs: compile, analytic timings, SystemC/RTL runs
 };
 
 // A grouped convolution (NetworkLayer::groups > 1) runs one group's program and counts its cycles,
@@ -149,6 +185,9 @@ struct NetworkRun {
 // the same models; one the pooling unit cannot run (average pooling with dilation, ...) stays on
 // the host with the reason in PoolRun::refused. The feeder and explicit totals stay the array
 // layers' (the paper's Tables II and III); the pooling layers have their own (pool_total).
+// Every pooling layer run on chip whose input is a convolution's output that nothing else reads
+// (one group, not subsampled by the host) is also compiled fused with it (compile_fused) and timed
+// on the same models: FusedRun, beside the two separate runs, which stay what the totals count.
 // Throws InputError for a bad option (unknown model, bandwidth out of range).
 NetworkRun run_network(const Network& net, const Config& cfg, const RunOptions& opt);
 

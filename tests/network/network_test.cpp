@@ -17,6 +17,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "sim/common/input_error.h"
+#include "sim/config/config_keys.h"
 #include "sim/energy/energy.h"
 #include "sim/network/network.h"
 #include "sim/network/network_report.h"
@@ -212,6 +213,64 @@ layers:
                           "strided_speedup_free_dram", "host_time_us_lower_bound", "host_dram_mb",
                           "network_time_ms_with_pooling"})
     CHECK(y["pooling"]["total"][key].IsScalar());
+}
+
+TEST_CASE("a convolution and the pooling of its output run fused beside the two separate runs", "[network][pool]") {
+  // a -> max: fused. b is read by max2 and by c: not fused (its output leaves the chip anyway).
+  // max2 -> avg: the producer is a pooling layer. The separate runs stay what the totals count.
+  const char* kPairs = R"(name: pairs
+title: fusion pairs
+input: {C: 8, H: 20, W: 20}
+layers:
+  - {name: a, C: 8, H: 20, W: 20, K: 16, k: 3, p: 1}
+  - {name: max, op: maxpool, C: 16, H: 20, W: 20, k: 3, s: 2, p: 1}
+  - {name: b, C: 16, H: 10, W: 10, K: 24, k: 3, p: 1}
+  - {name: max2, op: maxpool, C: 24, H: 10, W: 10, k: 2, s: 2}
+  - {name: c, C: 24, H: 10, W: 10, K: 8, k: 1, inputs: [b]}
+  - {name: avg, op: avgpool, C: 24, H: 5, W: 5, k: 2, s: 1, inputs: [max2]}
+)";
+  const Config& cfg = default_config();
+  const Network n = with_batch(parse_network(kPairs, "pairs.yaml"), 2);
+  const net::NetworkRun r = net::run_network(n, cfg, {});
+  REQUIRE(r.fusions.size() == 3);
+  CHECK(r.fused_total.pairs == 3);
+  CHECK(r.fused_total.fused == 1);
+  const net::FusedRun& f = r.fusions[0];
+  REQUIRE(f.fused);
+  CHECK(f.conv == "a");
+  CHECK(f.pool == "max");
+  CHECK(r.fusions[1].refused.find("c also reads b's output") != std::string::npos);
+  CHECK(r.fusions[2].refused.find("not of a convolution") != std::string::npos);
+  // The fused program writes only the pooled tensor (2 x 16 x 10 x 10 FP16) and reads no partial
+  // sum back; the separate runs write a's output, read it back and write the pooled one.
+  CHECK(f.stats.dram.ofmap == 2u * 16u * 10u * 10u * 2u);
+  CHECK(f.stats.dram.psums_in == 0);
+  CHECK(f.stats.mac_cycles > 0);
+  CHECK(f.stats.pool_cycles == r.pools[0].stats.pool_cycles);
+  CHECK(f.unfused.cycles == r.feeder.layers[0].stats.cycles + r.pools[0].stats.cycles);
+  CHECK(f.unfused.dram.total() == r.feeder.layers[0].stats.dram.total() + r.pools[0].stats.dram.total());
+  CHECK(f.unfused.dram.ofmap == 2u * 16u * 20u * 20u * 2u + 2u * 16u * 10u * 10u * 2u);
+  CHECK(f.stats.dram.total() < f.unfused.dram.total());
+  CHECK(f.free_cycles <= f.stats.cycles);
+  // The totals of the array layers are the separate runs (three convolutions).
+  CHECK(r.feeder.layers.size() == 3);
+  const std::string text = net::text_report(r);
+  CHECK(text.find("fused convolution + pooling") != std::string::npos);
+  CHECK(text.find("not fused: c also reads b's output") != std::string::npos);
+  const YAML::Node y = YAML::Load(net::json_report(r).dump());
+  REQUIRE(y["fusion"]["pairs"].size() == 3);
+  CHECK(y["fusion"]["pairs"][0]["saved_dram_mb"].as<double>() ==
+        Approx(double(f.unfused.dram.total() - f.stats.dram.total()) * 1e-6));
+  CHECK(y["fusion"]["pairs"][1]["fused"].as<bool>() == false);
+  for (const char* key : {"pairs", "fused", "cycles", "time_us", "dram_mb", "energy_uj", "unfused_cycles",
+                          "unfused_dram_mb", "speedup", "saved_dram_mb", "saved_energy_uj"})
+    CHECK(y["fusion"]["total"][key].IsScalar());
+
+  // An integer configuration has no pair to fuse: the accumulator is wider than the element.
+  const net::NetworkRun ri = net::run_network(n, load_config_by_name_or_path("int8"), {});
+  REQUIRE(ri.fusions.size() == 3);
+  CHECK(ri.fused_total.fused == 0);
+  CHECK(ri.fusions[0].refused.find("no requantizer") != std::string::npos);
 }
 
 TEST_CASE("a batch runs every array layer on N images and is not compared with the paper", "[network]") {
