@@ -136,7 +136,6 @@ void run_fusions(NetworkRun& r, const Network& net, const Config& cfg, const Run
                  analytic::Model& model, analytic::Model& free_model, ScSimulation* sc, bool rtl,
                  std::uint64_t prev_reads[3], std::uint64_t prev_writes[3]) {
   const auto t0 = Clock::now();
-  const hw::HwParams hw = hardware_params(cfg);
   std::size_t pool_i = 0;
   int index = 0;
   for (std::size_t i = 0; i < net.layers.size(); ++i) {
@@ -228,7 +227,6 @@ void run_fusions(NetworkRun& r, const Network& net, const Config& cfg, const Run
     r.fusions.push_back(std::move(F));
     ++index;
   }
-  (void)hw;
   r.fused_wall_seconds = since(t0);
 }
 
