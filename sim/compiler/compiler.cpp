@@ -247,20 +247,11 @@ private:
     buf.last_reader = pool_ps.last_run = wtb_[std::size_t(wb)].last_reader = ex_;
     last_run_ifmap_ = ib;
 
-    const std::uint64_t ab = std::uint64_t(hw_.acc_bytes());
     hw::Command store;
     store.op = hw::Opcode::StorePsums;
     store.wait_ex = ex_;
-    hw::DmaDesc& d = store.dma;
-    d.buf = std::uint8_t(pool_pb);
-    d.dram_addr = p_.dram.ofmap_base +
-                  (((std::uint64_t(t.n) * l_.k + std::uint64_t(k0)) * g.ho() + std::uint64_t(t.q0)) * g.wo()) * ab;
-    d.n_planes = std::uint32_t(tc);
-    d.plane_stride = std::uint32_t(std::uint64_t(g.ho()) * g.wo() * ab);
-    d.n_rows = std::uint32_t(t.tq);
-    d.row_stride = std::uint32_t(std::uint64_t(g.wo()) * ab);
-    d.row_len = std::uint32_t(g.wo());
-    d.pad_right = std::uint32_t(ceil_div(g.wo(), hw_.rows) * hw_.rows - g.wo());
+    store.dma = pool_tile_store(g, hw_, p_.dram.ofmap_base, t.n, t.q0, t.tq, 0, g.wo(), k0, tc);
+    store.dma.buf = std::uint8_t(pool_pb);
     emit(store, note + " store");
     pool_ps.last_ps = ps_;
   }

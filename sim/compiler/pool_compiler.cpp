@@ -78,21 +78,11 @@ public:
     emit(run, note);
     ifmap_reader_[std::size_t(ib)] = ex_;
 
-    const std::uint64_t ab = std::uint64_t(hw_.acc_bytes());
     hw::Command store;
     store.op = hw::Opcode::StorePsums;
     store.wait_ex = ex_;
-    hw::DmaDesc& d = store.dma;
-    d.buf = std::uint8_t(pb);
-    d.dram_addr = p_.dram.ofmap_base +
-                  (((std::uint64_t(t.n) * l_.k + std::uint64_t(t.c0)) * l_.ho() + std::uint64_t(t.oy0)) * l_.wo() +
-                   std::uint64_t(t.ox0)) * ab;
-    d.n_planes = std::uint32_t(t.tc);
-    d.plane_stride = std::uint32_t(std::uint64_t(l_.ho()) * l_.wo() * ab);
-    d.n_rows = std::uint32_t(t.th);
-    d.row_stride = std::uint32_t(std::uint64_t(l_.wo()) * ab);
-    d.row_len = std::uint32_t(t.tw);
-    d.pad_right = std::uint32_t(ceil_div(t.tw, hw_.rows) * hw_.rows - t.tw);
+    store.dma = pool_tile_store(l_, hw_, p_.dram.ofmap_base, t.n, t.oy0, t.th, t.ox0, t.tw, t.c0, t.tc);
+    store.dma.buf = std::uint8_t(pb);
     emit(store, note);
     psum_store_[std::size_t(pb)] = ps_;
   }
@@ -191,6 +181,21 @@ Layer pool_geometry(const PoolShape& s, const Config& config) {
     throw InputError(config.source, "feeder.pattern_bits",
                      fmt::format("= {}: the dilated pooling window is {} columns wide", hw.pattern_bits, l.extent_x()));
   return l;
+}
+
+hw::DmaDesc pool_tile_store(const Layer& l, const hw::HwParams& hw, std::uint64_t ofmap_base, int n, int oy0, int th,
+                            int ox0, int tw, int c0, int tc) {
+  const std::uint64_t ab = std::uint64_t(hw.acc_bytes());
+  hw::DmaDesc d;
+  d.dram_addr = ofmap_base + (((std::uint64_t(n) * l.k + std::uint64_t(c0)) * l.ho() + std::uint64_t(oy0)) * l.wo() +
+                              std::uint64_t(ox0)) * ab;
+  d.n_planes = std::uint32_t(tc);
+  d.plane_stride = std::uint32_t(std::uint64_t(l.ho()) * l.wo() * ab);
+  d.n_rows = std::uint32_t(th);
+  d.row_stride = std::uint32_t(std::uint64_t(l.wo()) * ab);
+  d.row_len = std::uint32_t(tw);
+  d.pad_right = std::uint32_t(ceil_div(tw, hw.rows) * hw.rows - tw);
+  return d;
 }
 
 hw::RunDesc pool_tile_run(const PoolShape& s, const Layer& l, const hw::HwParams& hw, int oy0, int th, int ox0, int tw,

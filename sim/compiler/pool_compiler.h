@@ -37,6 +37,10 @@ Program compile_pool(const PoolShape& s, const Config& config, const PoolCompile
 // oy0..oy0+th-1, columns ox0..ox0+tw-1 and tc channels (buffers left 0).
 Layer pool_geometry(const PoolShape& s, const Config& config);
 std::uint32_t pool_pad_value(hw::PoolOp op, Arithmetic a);
+// The STORE_PSUMS descriptor (buffer 0) of that tile's results into the ofmap [N][C][Ho][Wo] at
+// `ofmap_base` (a convolution's layout with K = C).
+hw::DmaDesc pool_tile_store(const Layer& geometry, const hw::HwParams& hw, std::uint64_t ofmap_base, int n, int oy0,
+                            int th, int ox0, int tw, int c0, int tc);
 hw::RunDesc pool_tile_run(const PoolShape& s, const Layer& geometry, const hw::HwParams& hw, int oy0, int th, int ox0,
                           int tw, int tc);
 
