@@ -142,7 +142,11 @@ void check_config(const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("synthesis of the small configuration stays inside its area budgets", "[synth]") { check_config("small"); }
+// Hidden ([.slow]): the reference configuration's budgets below run by default, this one with the
+// `slow` label (synth_flow_test:slow).
+TEST_CASE("synthesis of the small configuration stays inside its area budgets", "[synth][.slow]") {
+  check_config("small");
+}
 
 TEST_CASE("synthesis of the reference configuration stays inside its area budgets", "[synth]") {
   check_config("fornt16");
