@@ -372,6 +372,46 @@ Result Model::run(const Program& prog, const Options& opt) {
     return at;
   };
 
+  // The move of a fused tile, a STORE_PSUMS into the ifmap buffer (section 7.6), loses a cycle to
+  // every ifmap SRAM write of the LD engine while it runs: the LD engine keeps the ifmap port.
+  // Each LD command that writes the ifmap buffer during the move counts with its words spread
+  // evenly over its own duration (it has the memory to itself then: the PS engine is busy with the
+  // move), from its first response (a fill of padding values: from its start) to its completion.
+  struct IfmapWriter {
+    double from = 0, to = 0, writes = 0;
+  };
+  int move = -1;  // the running move, or -1
+  std::int64_t move_start = 0, move_alone = 0;
+  std::vector<IfmapWriter> move_writers;
+  const auto ifmap_writer = [&](int i) -> IfmapWriter {
+    const DmaWork& w = dma(cmds[std::size_t(i)]);
+    const double s = double(start[std::size_t(i)]);
+    const double from = s + (w.requests > 0 ? double(w.lead) + double(timing_.latency_cycles) : 0.0);
+    return {from, std::max(from + 1.0, s + double(w.alone)), double(w.sram_words)};
+  };
+  const auto writes_ifmap = [&](int i) {
+    const hw::Command& c = cmds[std::size_t(i)];
+    return c.op == hw::Opcode::LoadIfmap;
+  };
+  // The move's completion: its cycles alone plus the LD writes inside [start, completion), a
+  // fixed point the iteration reaches from below (each step adds at most the writes left).
+  const auto settle_move = [&] {
+    double d = double(move_start + move_alone);
+    for (int k = 0; k < 64; ++k) {
+      double stalls = 0;
+      for (const IfmapWriter& wr : move_writers) {
+        const double lo = std::max(wr.from, double(move_start)), hi = std::min(wr.to, d);
+        if (hi > lo) stalls += wr.writes * (hi - lo) / (wr.to - wr.from);
+      }
+      const double next_d = double(move_start + move_alone) + stalls;
+      if (next_d - d < 0.5) break;
+      d = next_d;
+    }
+    const std::int64_t at = std::int64_t(std::llround(d));
+    done[std::size_t(move)] = at;
+    done_by_ord[2].back() = at;  // the PS engine runs one command at a time: the move's entry
+  };
+
   const auto complete = [&](int e, std::int64_t d) {
     const int i = cur[e];
     done[std::size_t(i)] = d;
@@ -474,11 +514,26 @@ Result Model::run(const Program& prog, const Options& opt) {
       }
       st.sram_writes[0] += w.ifmap_writes;  // a store into the ifmap buffer (section 7.6)
       st.dram_requests += w.requests;
-      if (w.requests == 0) {  // zeros only: the memory is not involved
+      if (w.requests == 0) {  // zeros only, or a move: the memory is not involved
         done[std::size_t(h)] = t + std::int64_t(w.alone);
         done_by_ord[e].push_back(done[std::size_t(h)]);
         ++finished;
+        if (w.to_ifmap) {
+          move = h;
+          move_start = t;
+          move_alone = std::int64_t(w.alone);
+          move_writers.clear();
+          if (cur[0] >= 0 && writes_ifmap(cur[0])) move_writers.push_back(ifmap_writer(cur[0]));
+          settle_move();
+        } else if (e == 0 && move >= 0 && done[std::size_t(move)] >= t && writes_ifmap(h)) {
+          move_writers.push_back(ifmap_writer(h));
+          settle_move();
+        }
         continue;
+      }
+      if (e == 0 && move >= 0 && done[std::size_t(move)] >= t && writes_ifmap(h)) {
+        move_writers.push_back(ifmap_writer(h));
+        settle_move();
       }
       // The engine issues its requests from `lead` cycles after the start at its own rate, which
       // the port and the channel may hold back; the tail makes the command alone take exactly

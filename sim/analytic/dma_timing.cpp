@@ -291,7 +291,7 @@ DmaReplay load_alone(const hw::DmaDesc& d, std::uint64_t eb, std::uint64_t word,
 
 // `block`: the bytes a chunk may not cross, the DRAM beat or, for a store into the ifmap buffer
 // (section 7.6, `on_chip`), one ifmap word; an on-chip store's chunks never wait for a channel
-// (the LD engine's ifmap writes, which hold them back, are not modelled).
+// (the LD engine's ifmap writes, which hold them back, are added by Model::run).
 DmaReplay store_alone(const hw::DmaDesc& d, std::uint64_t eb, std::uint64_t word, const DramTiming& timing,
                       bool on_chip, std::uint64_t block) {
   DmaReplay out;

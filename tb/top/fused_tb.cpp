@@ -4,7 +4,7 @@
 // timing. Per layer: the hazard checker proves the program's waits, the pooled output matches the
 // golden convolution followed by the golden pooling bit for bit, the only DRAM writes are the
 // pooled tensor's bytes (the unpooled one never leaves the chip), and the analytic model's cycles
-// are printed beside SystemC's.
+// are within 5 % of SystemC's on the configuration's DRAM (its RUN cycles within 2 %).
 //
 //   fused_tb --config fornt16 --layers 30 --seed 1
 //   fused_tb --config small --seed S --skip K --layers 1   (reruns layer K of seed S, as a FAIL line prints)
@@ -37,6 +37,14 @@
 using namespace flycol;
 
 namespace {
+
+// The analytic model's total cycles against SystemC's, per layer (the configuration's DRAM). The
+// worst over 150 random layers per configuration (seed 11) is 4.2 % (npot6x10), 1.1 % on fornt16;
+// before the move's wait for the LD engine's ifmap writes was modelled it was up to 11.8 %
+// (sim/analytic/README.md, "The move of a fused tile").
+constexpr double kMaxCycleError = 0.05;
+// The RUNs' cycles alone (no DMA flow model): 0.00 % on those layers.
+constexpr double kMaxRunError = 0.02;
 
 struct AnalyticCheck {
   double last = 0, worst = 0, last_run = 0, worst_run = 0;
@@ -89,6 +97,11 @@ std::string run_case(ScSimulation& sim, const Config& cfg, const tb::FusedCase& 
   const double err = std::abs(double(an.stats.cycles) - double(plain.sim.cycles)) / double(plain.sim.cycles);
   const double err_run = std::abs(double(an.stats.run_cycles) - double(plain.sim.stats.run_cycles)) /
                          double(plain.sim.stats.run_cycles);
+  if (err > kMaxCycleError || err_run > kMaxRunError)
+    return fmt::format("analytic model: {} cycles ({} in RUNs) against SystemC's {} ({}): {:.1f} % off ({:.1f} % in "
+                       "RUNs), at most {:.0f} % ({:.0f} %)",
+                       an.stats.cycles, an.stats.run_cycles, plain.sim.cycles, plain.sim.stats.run_cycles, 100 * err,
+                       100 * err_run, 100 * kMaxCycleError, 100 * kMaxRunError);
   ac.last = err;
   ac.last_run = err_run;
   ac.worst_run = std::max(ac.worst_run, err_run);
