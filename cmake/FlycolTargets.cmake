@@ -63,7 +63,9 @@ endfunction()
 
 # flycol_catch_test(name LABELS ... SOURCES ... DEPS ... [SLOW] [PREFIX p]): a Catch2 test binary
 # whose test cases are registered one by one with CTest as "<name>:<test case>" (or "<p>:<test
-# case>": tests that moved to another binary keep their CTest names) and carry the given labels.
+# case>": tests that moved to another binary keep their CTest names) and carry the given label (one:
+# catch_discover_tests passes PROPERTIES on as separate arguments, so a second label would be taken
+# for a property name).
 # With SLOW, the hidden test cases tagged [.slow] run as one more CTest test labelled `slow`.
 function(flycol_catch_test name)
   cmake_parse_arguments(ARG "SLOW" "PREFIX" "SOURCES;DEPS;LABELS" ${ARGN})
