@@ -389,10 +389,7 @@ Result Model::run(const Program& prog, const Options& opt) {
     const double from = s + (w.requests > 0 ? double(w.lead) + double(timing_.latency_cycles) : 0.0);
     return {from, std::max(from + 1.0, s + double(w.alone)), double(w.sram_words)};
   };
-  const auto writes_ifmap = [&](int i) {
-    const hw::Command& c = cmds[std::size_t(i)];
-    return c.op == hw::Opcode::LoadIfmap;
-  };
+  const auto writes_ifmap = [&](int i) { return cmds[std::size_t(i)].op == hw::Opcode::LoadIfmap; };
   // The move's completion: its cycles alone plus the LD writes inside [start, completion), a
   // fixed point the iteration reaches from below (each step adds at most the writes left).
   const auto settle_move = [&] {
@@ -514,6 +511,10 @@ Result Model::run(const Program& prog, const Options& opt) {
       }
       st.sram_writes[0] += w.ifmap_writes;  // a store into the ifmap buffer (section 7.6)
       st.dram_requests += w.requests;
+      if (e == 0 && move >= 0 && done[std::size_t(move)] >= t && writes_ifmap(h)) {  // a load during a move
+        move_writers.push_back(ifmap_writer(h));
+        settle_move();
+      }
       if (w.requests == 0) {  // zeros only, or a move: the memory is not involved
         done[std::size_t(h)] = t + std::int64_t(w.alone);
         done_by_ord[e].push_back(done[std::size_t(h)]);
@@ -525,15 +526,8 @@ Result Model::run(const Program& prog, const Options& opt) {
           move_writers.clear();
           if (cur[0] >= 0 && writes_ifmap(cur[0])) move_writers.push_back(ifmap_writer(cur[0]));
           settle_move();
-        } else if (e == 0 && move >= 0 && done[std::size_t(move)] >= t && writes_ifmap(h)) {
-          move_writers.push_back(ifmap_writer(h));
-          settle_move();
         }
         continue;
-      }
-      if (e == 0 && move >= 0 && done[std::size_t(move)] >= t && writes_ifmap(h)) {
-        move_writers.push_back(ifmap_writer(h));
-        settle_move();
       }
       // The engine issues its requests from `lead` cycles after the start at its own rate, which
       // the port and the channel may hold back; the tail makes the command alone take exactly
