@@ -372,8 +372,8 @@ Result Model::run(const Program& prog, const Options& opt) {
     return at;
   };
 
-  // The move of a fused tile, a STORE_PSUMS into the ifmap buffer (section 7.6), loses a cycle to
-  // every ifmap SRAM write of the LD engine while it runs: the LD engine keeps the ifmap port.
+  // The move of a fused tile, a STORE_PSUMS into the ifmap buffer (section 7.6), cannot fire a
+  // chunk in a cycle the LD engine writes the ifmap SRAM: the LD engine keeps the ifmap port.
   // Each LD command that writes the ifmap buffer during the move counts with its words spread
   // evenly over its own duration (it has the memory to itself then: the PS engine is busy with the
   // move), from its first response (a fill of padding values: from its start) to its completion.
@@ -381,7 +381,7 @@ Result Model::run(const Program& prog, const Options& opt) {
     double from = 0, to = 0, writes = 0;
   };
   int move = -1;  // the running move, or -1
-  std::int64_t move_start = 0, move_alone = 0;
+  std::int64_t move_start = 0;
   std::vector<IfmapWriter> move_writers;
   const auto ifmap_writer = [&](int i) -> IfmapWriter {
     const DmaWork& w = dma(cmds[std::size_t(i)]);
@@ -390,21 +390,21 @@ Result Model::run(const Program& prog, const Options& opt) {
     return {from, std::max(from + 1.0, s + double(w.alone)), double(w.sram_words)};
   };
   const auto writes_ifmap = [&](int i) { return cmds[std::size_t(i)].op == hw::Opcode::LoadIfmap; };
-  // The move's completion: its cycles alone plus the LD writes inside [start, completion), a
-  // fixed point the iteration reaches from below (each step adds at most the writes left).
+  // The move's completion: a replay of its reader and writer in which a chunk cannot fire in a
+  // cycle the LD engine writes the ifmap SRAM, each writer's words evenly spaced over its span.
   const auto settle_move = [&] {
-    double d = double(move_start + move_alone);
-    for (int k = 0; k < 64; ++k) {
-      double stalls = 0;
+    const auto port_taken = [&](std::uint64_t cycle) {
+      const double at = double(move_start) + double(cycle);  // the replay's cycle, in program cycles
       for (const IfmapWriter& wr : move_writers) {
-        const double lo = std::max(wr.from, double(move_start)), hi = std::min(wr.to, d);
-        if (hi > lo) stalls += wr.writes * (hi - lo) / (wr.to - wr.from);
+        if (wr.writes <= 0 || at + 1 <= wr.from || at >= wr.to) continue;
+        const double step = (wr.to - wr.from) / wr.writes;
+        // The first write at or after `at`: writes sit at from + (k + 0.5) * step.
+        const double k = std::max(0.0, std::ceil((at - wr.from) / step - 0.5));
+        if (k < wr.writes && wr.from + (k + 0.5) * step < at + 1) return true;
       }
-      const double next_d = double(move_start + move_alone) + stalls;
-      if (next_d - d < 0.5) break;
-      d = next_d;
-    }
-    const std::int64_t at = std::int64_t(std::llround(d));
+      return false;
+    };
+    const std::int64_t at = move_start + std::int64_t(move_cycles(cmds[std::size_t(move)], p_, port_taken));
     done[std::size_t(move)] = at;
     done_by_ord[2].back() = at;  // the PS engine runs one command at a time: the move's entry
   };
@@ -522,7 +522,6 @@ Result Model::run(const Program& prog, const Options& opt) {
         if (w.to_ifmap) {
           move = h;
           move_start = t;
-          move_alone = std::int64_t(w.alone);
           move_writers.clear();
           if (cur[0] >= 0 && writes_ifmap(cur[0])) move_writers.push_back(ifmap_writer(cur[0]));
           settle_move();

@@ -291,9 +291,10 @@ DmaReplay load_alone(const hw::DmaDesc& d, std::uint64_t eb, std::uint64_t word,
 
 // `block`: the bytes a chunk may not cross, the DRAM beat or, for a store into the ifmap buffer
 // (section 7.6, `on_chip`), one ifmap word; an on-chip store's chunks never wait for a channel
-// (the LD engine's ifmap writes, which hold them back, are added by Model::run).
+// but the LD engine's ifmap writes: `port_taken(t)` says the LD engine writes the ifmap SRAM in
+// cycle t (null: never).
 DmaReplay store_alone(const hw::DmaDesc& d, std::uint64_t eb, std::uint64_t word, const DramTiming& timing,
-                      bool on_chip, std::uint64_t block) {
+                      bool on_chip, std::uint64_t block, const std::function<bool(std::uint64_t)>* port_taken = nullptr) {
   DmaReplay out;
   if (d.n_planes == 0 || d.n_rows == 0 || d.row_len == 0) return out;
   Channel ch(timing);
@@ -311,7 +312,8 @@ DmaReplay store_alone(const hw::DmaDesc& d, std::uint64_t eb, std::uint64_t word
   std::uint64_t plane = 0, row = 0, col = 0;
   for (std::uint64_t t = 1;; ++t) {
     bool pop = false, done = false;
-    if (fcount > 0 && (on_chip || ch.ready(t))) {  // writer: the head word's next chunk
+    const bool writer_may = on_chip ? !(port_taken && (*port_taken)(t)) : ch.ready(t);
+    if (fcount > 0 && writer_may) {  // writer: the head word's next chunk
       const std::uint64_t addr = d.dram_addr + plane * d.plane_stride + row * d.row_stride + col * eb;
       const std::uint64_t chunk = std::min({word - elem, d.row_len - col, (beat - addr % beat) / eb});
       if (!on_chip) ch.accept(t, chunk * eb, false);
@@ -364,6 +366,14 @@ DmaReplay replay(const hw::Command& c, const hw::HwParams& p, const DramTiming& 
 
 std::uint64_t alone_cycles(const hw::Command& c, const hw::HwParams& p, const DramTiming& t) {
   return replay(c, p, t).done;
+}
+
+std::uint64_t move_cycles(const hw::Command& c, const hw::HwParams& p, const std::function<bool(std::uint64_t)>& port_taken) {
+  if (c.op != hw::Opcode::StorePsums || !c.dma.dst_ifmap)
+    throw std::logic_error("move_cycles: not a STORE_PSUMS into the ifmap buffer");
+  return store_alone(c.dma, std::uint64_t(p.acc_bytes()), std::uint64_t(p.rows), DramTiming{}, true,
+                     ifmap_block_bytes(p), &port_taken)
+      .done;
 }
 
 }  // namespace flycol::analytic

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "hw/common/command.h"
 #include "hw/common/hw_params.h"
@@ -59,5 +60,10 @@ DmaReplay replay(const hw::Command& c, const hw::HwParams& p, const DramTiming& 
 
 // The command's duration (start cycle to completing cycle) alone: replay(...).done.
 std::uint64_t alone_cycles(const hw::Command& c, const hw::HwParams& p, const DramTiming& t);
+
+// The duration of a move (a STORE_PSUMS into the ifmap buffer, section 7.6) whose chunks cannot
+// fire in the cycles t (from its start, as in DmaReplay) where port_taken(t): the LD engine
+// writes the ifmap SRAM then. std::logic_error for any other command.
+std::uint64_t move_cycles(const hw::Command& c, const hw::HwParams& p, const std::function<bool(std::uint64_t)>& port_taken);
 
 }  // namespace flycol::analytic

@@ -1,4 +1,6 @@
 // SystemC elaboration of the accelerator with its environment, and the run loop.
+// sc_spawn (the command recorder) needs the dynamic processes of the SystemC headers.
+#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "sim/scsim/sc_simulation.h"
 
 #include <chrono>
@@ -73,6 +75,31 @@ SC_MODULE(DoneMonitor) {
   }
 };
 
+// Records the cycle of every command completion: at each rising edge, the rise of each engine's
+// done count since the last edge. Spawned only when asked for (ScSimulation::record_commands).
+struct CommandRecorder {
+  std::function<std::uint32_t(hw::Engine)> done_count;
+  std::function<std::uint64_t()> cycle;
+  bool on = false, spawned = false;
+  std::uint32_t seen[3] = {0, 0, 0};
+  std::vector<std::uint64_t> done[3];  // per engine (LD, EX, PS), in completion order
+
+  void clear() {
+    for (int e = 0; e < 3; ++e) {
+      seen[e] = 0;
+      done[e].clear();
+    }
+  }
+  void sample() {
+    if (!on) return;
+    for (int e = 0; e < 3; ++e) {
+      const std::uint32_t now = done_count(hw::Engine(e));
+      if (now < seen[e]) seen[e] = 0;  // the reset between runs
+      for (; seen[e] < now; ++seen[e]) done[e].push_back(cycle());
+    }
+  }
+};
+
 }  // namespace
 
 struct ScSimulation::Impl {
@@ -122,6 +149,7 @@ struct ScSimulation::Impl {
   CommandQueue queue;
   DramChannel channel;
   DoneMonitor monitor;
+  CommandRecorder recorder;
   sc_trace_file* vcd = nullptr;
 };
 
@@ -134,6 +162,20 @@ ScSimulation::ScSimulation(const hw::HwParams& p, const ScSimOptions& options)
 
 ScSimulation::~ScSimulation() {
   if (impl_ && impl_->vcd) sc_close_vcd_trace_file(impl_->vcd);
+}
+
+void ScSimulation::record_commands(bool on) {
+  Impl& s = *impl_;
+  s.recorder.on = on;
+  if (!on || s.recorder.spawned) return;
+  s.recorder.spawned = true;
+  s.recorder.done_count = [&s](hw::Engine e) { return s.done_count(e); };
+  s.recorder.cycle = [&s] { return s.cycle(); };
+  sc_spawn_options opt;
+  opt.spawn_method();
+  opt.dont_initialize();
+  opt.set_sensitivity(&s.clk.posedge_event());
+  sc_spawn([&s] { s.recorder.sample(); }, sc_gen_unique_name("command_recorder"), &opt);
 }
 
 void ScSimulation::trace_to(const std::string& path) {
@@ -159,6 +201,7 @@ SimResult ScSimulation::run(const std::vector<hw::Command>& commands, DramModel&
   SimResult r;
   s.channel.attach(&dram);
   s.queue.load(&commands);
+  s.recorder.clear();
   std::uint64_t runs_total = 0;
   for (const auto& c : commands) runs_total += c.op == hw::Opcode::Run;
 
@@ -206,6 +249,13 @@ SimResult ScSimulation::run(const std::vector<hw::Command>& commands, DramModel&
   r.stats = s.stats();
   r.dram_stall = r.stats.dram_stall;
   r.tail = r.stats.tail;
+  if (s.recorder.on) {
+    std::size_t next[3] = {0, 0, 0};
+    for (const auto& c : commands) {
+      const int e = int(hw::engine_of(c.op));
+      r.done_cycles.push_back(next[e] < s.recorder.done[e].size() ? s.recorder.done[e][next[e]++] : 0);
+    }
+  }
   return r;
 }
 

@@ -30,6 +30,10 @@ struct SimResult {
   std::uint64_t tail = 0;        // cycles after the last RUN completed
   double wall_seconds = 0;
   std::string error;  // set when the run stopped on a protocol error or the watchdog
+  // With ScSimulation::record_commands: the cycle each command completed (its engine's
+  // done_count rose at that edge), in program order; empty otherwise. Commands of one engine
+  // complete in their order, so the k-th completion of an engine is its k-th command.
+  std::vector<std::uint64_t> done_cycles;
 };
 
 // Which SystemC view of the accelerator runs.
@@ -52,6 +56,11 @@ public:
 
   // Writes a VCD of the top-level signals of every following run to `path` (before the first run).
   void trace_to(const std::string& path);
+
+  // Records every command's completion cycle into SimResult::done_cycles from the next run on
+  // (a clocked process that reads the engines' done counts; off by default, it costs a process
+  // activation per cycle). For comparing the analytic model's schedule command by command.
+  void record_commands(bool on);
 
   // Runs `commands` against `dram` (which holds the operands and receives the results). Stops
   // with finished = false when no command completes for `watchdog_cycles` cycles.
