@@ -43,7 +43,10 @@ using namespace flycol;
 namespace {
 
 // The analytic model's cycles against the SystemC model's on the configuration's own DRAM timing:
-// the relative error of every layer, and of the RUNs' cycles alone (the part the pooling unit adds).
+// the relative error of every layer, and of the RUNs' cycles alone (the part the pooling unit adds),
+// both held to the 2 %. Over 200 layers of seed 11 on fornt16, small, int8, small_int16,
+// rect8x4, npot6x10 and rect4x8 the worst layer is 1.13 % (int16), the worst RUN 0.00 %.
+constexpr double kMaxCycleError = 0.02;
 constexpr double kMaxRunError = 0.02;
 
 struct AnalyticCheck {
@@ -116,6 +119,9 @@ std::string run_case(ScSimulation& sim, const Config& cfg, const tb::PoolCase& c
     if (err_run > kMaxRunError)
       return fmt::format("analytic model: RUN cycles {} against SystemC's {} ({:.1f} % off, at most {:.0f} %)",
                          an.stats.run_cycles, sc.stats.run_cycles, 100 * err_run, 100 * kMaxRunError);
+    if (err > kMaxCycleError)
+      return fmt::format("analytic model: {} cycles against SystemC's {} ({:.1f} % off, at most {:.0f} %)",
+                         an.stats.cycles, sc.cycles, 100 * err, 100 * kMaxCycleError);
     ac.last = err;
     ac.last_run = err_run;
     if (err > ac.worst) {
