@@ -31,6 +31,8 @@ std::string Command::to_string() const {
     if (r.pool_op == unsigned(PoolOp::Max)) s += " pool=max";
     if (r.pool_op == unsigned(PoolOp::Average))
       s += fmt::format(" pool=avg(sy={},rows={}..{},cols={}..{})", r.pool_sy, r.pool_y0, r.pool_y1, r.pool_x0, r.pool_x1);
+    if (r.pool_ky != 0 || r.pool_kx != 0 || r.pool_sx != 0)
+      s += fmt::format(" divisor_window(ky={},kx={},sx={})", r.pool_ky, r.pool_kx, r.pool_sx);
     if (r.pool_op > unsigned(kMaxPoolOp)) s += fmt::format(" pool_op={}", r.pool_op);
   } else {
     const DmaDesc& d = dma;

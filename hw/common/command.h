@@ -26,6 +26,7 @@ inline constexpr int kPadValue = 16;   // DMA padding element value (raw element
 inline constexpr int kPoolOp = 2;      // RUN pooling operation (PoolOp)
 inline constexpr int kPoolStride = 8;  // RUN average pooling: vertical window stride
 inline constexpr int kPoolStart = 8;   // RUN average pooling: first counted tile row / column
+inline constexpr int kPoolSide = 9;    // RUN average pooling: divisor window side (0 .. 256)
 }  // namespace field_bits
 
 // A LOAD_IFMAP may gather every elem_step-th DRAM element of a row (section 7.3): 1 (dense) to
@@ -99,15 +100,25 @@ struct RunDesc {
   std::uint32_t pack_w = 0;       // output-row width Tw, 16 bits
   std::uint32_t pack_r = 0;       // ROWS mod pack_w, 16 bits
   std::uint32_t pack_jump = 0;    // elements added to a lane's offset per row wrap, 24 bits
-  // Pooling (section 16, "The pooling RUN"): pool_op 0 is a convolution. The other four fields are
+  // Pooling (section 16, "The pooling RUN"): pool_op 0 is a convolution. The other fields are
   // average pooling's divisor geometry in tile coordinates: window rows start pool_sy apart, and
-  // the divisor counts the window's positions in [pool_y0, pool_y1) x [pool_x0, pool_x1).
+  // the divisor counts the divisor window's positions in [pool_y0, pool_y1) x [pool_x0, pool_x1).
   std::uint32_t pool_op = 0;      // PoolOp, 2 bits
   std::uint32_t pool_sy = 1;      // 8 bits
   std::uint32_t pool_y0 = 0, pool_x0 = 0;  // 8 bits each
   std::uint32_t pool_y1 = 0, pool_x1 = 0;  // 16 bits each
+  // The divisor window (section 16, "The divisor"; the backward pass): its rows and columns
+  // (0 .. 256, 9 bits; 0: the data window's n_ky / n_kx) and its column stride between lanes
+  // (8 bits; 0: lane_stride).
+  std::uint32_t pool_ky = 0, pool_kx = 0;
+  std::uint32_t pool_sx = 0;
 
   bool pooling() const { return pool_op != 0; }
+
+  // The divisor window's rows, columns and column stride (pool_ky, pool_kx, pool_sx or their defaults).
+  std::uint32_t divisor_ky() const { return pool_ky != 0 ? pool_ky : n_ky; }
+  std::uint32_t divisor_kx() const { return pool_kx != 0 ? pool_kx : n_kx; }
+  std::uint32_t divisor_sx() const { return pool_sx != 0 ? pool_sx : lane_stride; }
 
   std::uint32_t steps_per_context() const { return n_c * n_ky * n_kx; }
   // The last element the feeder reads: the end of the last region row, the last chunk of the

@@ -14,7 +14,7 @@ package flycol_pkg;
     OpRun = 3'd4
   } opcode_e;
 
-  localparam int unsigned CommandBits = 876;
+  localparam int unsigned CommandBits = 902;
   localparam int unsigned BeatBytes = 32;
   localparam int unsigned ChunkQueueDepth = 32;
   localparam int unsigned WeightFifoDepth = 4;
@@ -152,6 +152,9 @@ package flycol_pkg;
     logic [7:0] run_pool_x0;  // RUN: average pooling: first tile column the divisor counts
     logic [15:0] run_pool_y1;  // RUN: average pooling: end of the counted tile rows
     logic [15:0] run_pool_x1;  // RUN: average pooling: end of the counted tile columns
+    logic [8:0] run_pool_ky;  // RUN: average pooling: divisor window rows (0: n_ky)
+    logic [8:0] run_pool_kx;  // RUN: average pooling: divisor window columns (0: n_kx)
+    logic [7:0] run_pool_sx;  // RUN: average pooling: divisor window column stride (0: lane_stride)
   } command_t;
 
 endpackage

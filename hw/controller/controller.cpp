@@ -25,7 +25,8 @@ bool operator==(const RunDesc& a, const RunDesc& b) {
          a.step_kxc == b.step_kxc && a.region_kxc == b.region_kxc && a.pattern_kxc == b.pattern_kxc &&
          a.pack_w == b.pack_w && a.pack_r == b.pack_r && a.pack_jump == b.pack_jump &&
          a.pool_op == b.pool_op && a.pool_sy == b.pool_sy && a.pool_y0 == b.pool_y0 && a.pool_x0 == b.pool_x0 &&
-         a.pool_y1 == b.pool_y1 && a.pool_x1 == b.pool_x1;
+         a.pool_y1 == b.pool_y1 && a.pool_x1 == b.pool_x1 && a.pool_ky == b.pool_ky && a.pool_kx == b.pool_kx &&
+         a.pool_sx == b.pool_sx;
 }
 
 bool operator==(const Command& a, const Command& b) {

@@ -438,7 +438,8 @@ module stream_loader #(
                             cmd_i.run_n_kxc, cmd_i.run_step_kxc, cmd_i.run_region_kxc, cmd_i.run_pattern_kxc,
                             cmd_i.run_pack_w, cmd_i.run_pack_r, cmd_i.run_pack_jump,
                             cmd_i.run_pool_op, cmd_i.run_pool_sy, cmd_i.run_pool_y0, cmd_i.run_pool_x0,
-                            cmd_i.run_pool_y1, cmd_i.run_pool_x1,
+                            cmd_i.run_pool_y1, cmd_i.run_pool_x1, cmd_i.run_pool_ky, cmd_i.run_pool_kx,
+                            cmd_i.run_pool_sx,
                             cq_count, rq_count};
 
   // ---------------------------------------------------------------------------------------------

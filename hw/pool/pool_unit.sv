@@ -8,12 +8,14 @@
 //     walk j_q (0 .. Lw-1, Lw = n_ky*n_kx), c_q (0 .. n_c-1), cx_q, cy_q advances, and the unit goes
 //     inactive at the edge that takes the RUN's last element (the lanes finish their windows after).
 //   * with the last element of an average window each lane gets its divisor count_r = rows * cols_r,
-//     the positions of its window [ys, ys + n_ky) x [xs_r, xs_r + n_kx) inside [pool_y0, pool_y1) x
-//     [pool_x0, pool_x1), ys = cy*pool_sy, xs_r = (cx*ROWS + r)*lane_stride. ys and cx*ROWS*lane_stride
-//     are kept in registers that follow cy_q and cx_q (ys_q, xb_q), saturated at 2^16: pool_y1 and
-//     pool_x1 are below 2^16, so a window starting there or later counts no position either way. A
-//     valid average RUN has n_ky, n_kx <= 256 (section 16; refused at its start here and by the
-//     core), so both factors are at most 256 and a 9 x 9 bit product per lane gives the core's value.
+//     the positions of its divisor window [ys, ys + wy) x [xs_r, xs_r + wx) inside [pool_y0, pool_y1)
+//     x [pool_x0, pool_x1), ys = cy*pool_sy, xs_r = (cx*ROWS + r)*sx; wy, wx, sx are pool_ky,
+//     pool_kx, pool_sx, or n_ky, n_kx, lane_stride where those are 0 (loaded into n_ky_q, n_kx_q,
+//     sx_q at the start). ys and cx*ROWS*sx are kept in registers that follow cy_q and cx_q (ys_q,
+//     xb_q), saturated at 2^16: pool_y1 and pool_x1 are below 2^16, so a window starting there or
+//     later counts no position either way. A valid average RUN has n_ky, n_kx, pool_ky, pool_kx
+//     <= 256 (section 16; refused at its start here and by the core), so both factors are at most
+//     256 and a 9 x 9 bit product per lane gives the core's value.
 //   * div_left_q copies the lanes' divider count (D = 41 binary16, 32 int8 / int16), so the Moore
 //     pool_ready_o is exactly the lanes' in_ready_o for the next element: low only before the last
 //     element of an average window while the divider holds a window that does not finish this cycle.
@@ -247,10 +249,11 @@ module pool_unit #(
         n_c_q <= run_i.run_n_c;
         n_cx_q <= run_i.run_n_cx;
         n_cy_q <= run_i.run_n_cy;
-        n_ky_q <= run_i.run_n_ky;
-        n_kx_q <= run_i.run_n_kx;
+        // The divisor window: pool_ky, pool_kx, pool_sx, or the data window's where those are 0.
+        n_ky_q <= (run_i.run_pool_ky != '0) ? CountBits'(run_i.run_pool_ky) : run_i.run_n_ky;
+        n_kx_q <= (run_i.run_pool_kx != '0) ? CountBits'(run_i.run_pool_kx) : run_i.run_n_kx;
         sy_q <= run_i.run_pool_sy;
-        sx_q <= run_i.run_lane_stride;
+        sx_q <= (run_i.run_pool_sx != '0) ? run_i.run_pool_sx : run_i.run_lane_stride;
         y0_q <= run_i.run_pool_y0;
         x0_q <= run_i.run_pool_x0;
         y1_q <= run_i.run_pool_y1;
@@ -282,7 +285,8 @@ module pool_unit #(
     // Section 16 and the compiler's command limits (the 9 x 9 bit divisor product relies on it,
     // CountFactors_A).
     if (rst_ni && start_i && run_i.run_pool_op == PoolAverage
-        && (32'(run_i.run_n_ky) > MaxSide || 32'(run_i.run_n_kx) > MaxSide))
+        && (32'(run_i.run_n_ky) > MaxSide || 32'(run_i.run_n_kx) > MaxSide
+            || 32'(run_i.run_pool_ky) > MaxSide || 32'(run_i.run_pool_kx) > MaxSide))
       $error("pool_unit: average pooling RUN with a window side above %0d", MaxSide);
     if (rst_ni && start_i && run_i.run_pool_op == PoolAverage && run_i.run_pool_sy == '0)
       $error("pool_unit: average pooling RUN with pool_sy = 0");

@@ -43,8 +43,10 @@ void PoolUnitCore::start(const RunDesc& run) {
     protocol_error(kBlock, "pooling RUN with an empty window or no contexts");
   if (run.pool_op == unsigned(PoolOp::Average) && run.pack_w != 0)
     protocol_error(kBlock, "average pooling RUN with packing");
-  // The divisor's factors are at most 256 each (section 16; pool_unit.sv's 9 x 9-bit products).
-  if (run.pool_op == unsigned(PoolOp::Average) && (run.n_ky > 256 || run.n_kx > 256))
+  // The divisor's factors are at most 256 each (section 16; pool_unit.sv's 9 x 9-bit products),
+  // and so is the data window's side (its exact sum holds 65536 elements).
+  if (run.pool_op == unsigned(PoolOp::Average) &&
+      (run.n_ky > 256 || run.n_kx > 256 || run.pool_ky > 256 || run.pool_kx > 256))
     protocol_error(kBlock, "average pooling RUN with a window side above 256");
   if (run.pool_op == unsigned(PoolOp::Average) && run.pool_sy == 0)
     protocol_error(kBlock, "average pooling RUN with pool_sy = 0");
@@ -125,10 +127,11 @@ void PoolUnitCore::tick() {
     n_c_q_ = r.n_c;
     n_cx_q_ = r.n_cx;
     n_cy_q_ = r.n_cy;
-    n_ky_q_ = r.n_ky;
-    n_kx_q_ = r.n_kx;
+    // The divisor window: pool_ky, pool_kx, pool_sx, or the data window's when 0.
+    n_ky_q_ = r.divisor_ky();
+    n_kx_q_ = r.divisor_kx();
     sy_q_ = r.pool_sy;
-    sx_q_ = r.lane_stride;
+    sx_q_ = r.divisor_sx();
     y0_q_ = r.pool_y0;
     y1_q_ = r.pool_y1;
     x0_q_ = r.pool_x0;

@@ -55,6 +55,7 @@ private:
   // RUN registers, loaded at start.
   bool active_q_ = false, avg_q_ = false;
   std::uint32_t len_q_ = 1, n_c_q_ = 1, n_cx_q_ = 1, n_cy_q_ = 1;
+  // The divisor window (n_ky_q_ x n_kx_q_, lanes sx_q_ apart) and the counted range.
   std::uint32_t n_ky_q_ = 1, n_kx_q_ = 1, sy_q_ = 1, sx_q_ = 1, y0_q_ = 0, y1_q_ = 0, x0_q_ = 0, x1_q_ = 0;
   // Walk: window position, window (channel) of the context, context; divider copy.
   std::uint32_t j_q_ = 0, c_q_ = 0, cx_q_ = 0, cy_q_ = 0;

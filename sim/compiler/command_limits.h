@@ -19,6 +19,7 @@ inline constexpr std::uint64_t kByteStrideMax = max_of_bits(hw::field_bits::kByt
 inline constexpr std::uint64_t kDramAddrMax = max_of_bits(hw::field_bits::kDramAddr);
 inline constexpr std::uint64_t kPoolStrideMax = max_of_bits(hw::field_bits::kPoolStride);
 inline constexpr std::uint64_t kPoolStartMax = max_of_bits(hw::field_bits::kPoolStart);
+inline constexpr std::uint64_t kPoolSideMax = max_of_bits(hw::field_bits::kPoolSide);
 // Average pooling on chip: window rows and columns (the divisor's factors, section 16).
 inline constexpr std::uint32_t kMaxAvgPoolSide = 256;
 

@@ -25,7 +25,7 @@ namespace {
 
 // The inverse of rtl::command_values, in its field order.
 hw::Command unpack_fields(const std::vector<std::uint64_t>& f) {
-  if (f.size() != 50) throw std::logic_error("rtlblocks: the command format changed; update command_from_fields");
+  if (f.size() != 53) throw std::logic_error("rtlblocks: the command format changed; update command_from_fields");
   hw::Command c;
   hw::DmaDesc& d = c.dma;
   hw::RunDesc& r = c.run;
@@ -46,6 +46,7 @@ hw::Command unpack_fields(const std::vector<std::uint64_t>& f) {
   next(r.n_kxc), next(r.step_kxc), next(r.region_kxc), next(r.pattern_kxc);
   next(r.pack_w), next(r.pack_r), next(r.pack_jump);
   next(r.pool_op), next(r.pool_sy), next(r.pool_y0), next(r.pool_x0), next(r.pool_y1), next(r.pool_x1);
+  next(r.pool_ky), next(r.pool_kx), next(r.pool_sx);
   return c;
 }
 

@@ -90,6 +90,9 @@ const std::vector<FieldLayout>& command_fields() {
       {"run_pool_x0", fb::kPoolStart, "RUN: average pooling: first tile column the divisor counts"},
       {"run_pool_y1", fb::kCount, "RUN: average pooling: end of the counted tile rows"},
       {"run_pool_x1", fb::kCount, "RUN: average pooling: end of the counted tile columns"},
+      {"run_pool_ky", fb::kPoolSide, "RUN: average pooling: divisor window rows (0: n_ky)"},
+      {"run_pool_kx", fb::kPoolSide, "RUN: average pooling: divisor window columns (0: n_kx)"},
+      {"run_pool_sx", fb::kPoolStride, "RUN: average pooling: divisor window column stride (0: lane_stride)"},
   };
   return f;
 }
@@ -104,7 +107,7 @@ std::vector<std::uint64_t> command_values(const hw::Command& c) {
           r.ifmap_buf, r.weight_buf, r.psum_buf, std::uint64_t(r.preload), r.n_kg, r.n_cy, r.n_cx, r.n_c, r.n_ky,
           r.n_kx, r.step_cx, r.step_cy, r.step_c, r.step_ky, r.region, r.lane_stride, r.pattern,
           r.n_kxc, r.step_kxc, r.region_kxc, r.pattern_kxc, r.pack_w, r.pack_r, r.pack_jump,
-          r.pool_op, r.pool_sy, r.pool_y0, r.pool_x0, r.pool_y1, r.pool_x1};
+          r.pool_op, r.pool_sy, r.pool_y0, r.pool_x0, r.pool_y1, r.pool_x1, r.pool_ky, r.pool_kx, r.pool_sx};
 }
 
 namespace {

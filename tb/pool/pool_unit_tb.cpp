@@ -1,6 +1,7 @@
 // Testbench of the pooling unit (docs/microarchitecture.md, section 16, "The pooling RUN"), one for
 // all three views: random pooling RUNs (max and average; random n_c, n_cy, n_cx, n_ky, n_kx,
-// pool_sy, lane_stride and divisor ranges pool_y0/y1/x0/x1, including ranges that clip windows to
+// pool_sy, lane_stride, divisor ranges pool_y0/y1/x0/x1 and divisor windows pool_ky/kx/sx (the
+// backward pass's shares and sums), including ranges that clip windows to
 // no element, ranges past the tile and lanes whose windows start beyond 16 bits of column), with
 // convolution RUNs between them (the unit must stay inactive and ignore their pops), fed as the data
 // feeder and the issue stage would: for each context (cy, cx), each channel c, each window position
@@ -13,8 +14,9 @@
 // pooling RUN takes elements), each refused by every view.
 // The reference shares no code with the core: every lane's window result is golden::pool of a
 // one-window layer (sim/golden/pool.h) over the elements the lane was fed, the average's divisor
-// the spec's formula written again here (rows x cols of the window inside [pool_y0, pool_y1) x
-// [pool_x0, pool_x1)); the timing is the spec's: res_valid_o 1 cycle after the cycle that took a
+// the spec's formula written again here (rows x cols of the divisor window inside [pool_y0,
+// pool_y1) x [pool_x0, pool_x1)); a window of several elements divided by 1 is the exact sum
+// rounded once, from golden::pool_backward (an element that every window holds); the timing is the spec's: res_valid_o 1 cycle after the cycle that took a
 // max window's last element, D + 1 (D = 41 binary16, 32 integer) after an average window's;
 // pool_ready_o low exactly when the next element is the last of an average window while the
 // divider holds a window whose last step is not this cycle. pool_ready_o and res_valid_o are checked
@@ -193,7 +195,7 @@ public:
     d.pool_op = unsigned(op < 50 ? PoolOp::Max : PoolOp::Average);
     d.preload = false;
     d.n_kg = 1;
-    if (pr.avg()) d.pack_w = d.pack_r = 0;
+    if (pr.avg()) d.pack_w = d.pack_r = 0, d.pool_ky = d.pool_kx = d.pool_sx = 0;  // the data window's
     // Shape: mostly small windows and a few contexts; now and then long windows, or contexts far
     // to the right or far down (window columns or rows past 16 bits).
     const int k = r.uniform(0, 99);
@@ -235,6 +237,7 @@ public:
     if (pr.long_walk && r.chance(0.75)) {  // mostly average: the divisor of the far windows is 0
       d.pool_op = unsigned(PoolOp::Average);
       d.pack_w = d.pack_r = 0;
+      d.pool_ky = d.pool_kx = d.pool_sx = 0;
     }
     if (far)  // the last contexts' lanes start past column 65535
       d.n_cx = std::uint32_t(65536 / (rows_ * int(d.lane_stride)) + r.uniform(1, 3));
@@ -256,21 +259,36 @@ public:
       pr.dx1 = wt - std::int64_t(r.uniform64(0, std::uint64_t(std::min<std::int64_t>(wt - 1 - pr.dx0, 4))));
     }
     const char* range = "-";
+    const char* divisor_window = "data window";
     if (pr.avg()) {
       range = divisor_range(pr, ht, wt);
       // The far windows' starts would fall inside the range if they wrapped at 2^16.
       if (far && r.chance(0.8)) d.pool_x1 = 65535;
       if (deep && r.chance(0.8)) d.pool_y1 = 65535;
+      // The backward pass's divisor windows (section 16, "Backward"): shares (1 x 1 windows divided
+      // by a larger window's count) and sums (windows of up to 1024 elements divided by 1).
+      const int w = r.uniform(0, 99);
+      if (!pr.long_walk && w < 15) {
+        divisor_window = "shares";
+        d.n_ky = d.n_kx = 1;
+        d.pool_ky = std::uint32_t(r.chance(0.9) ? r.uniform(1, 7) : r.uniform(1, 256));
+        d.pool_kx = std::uint32_t(r.chance(0.9) ? r.uniform(1, 7) : r.uniform(1, 256));
+        d.pool_sx = std::uint32_t(r.chance(0.85) ? r.uniform(1, 4) : r.uniform(1, 255));
+      } else if (!pr.long_walk && w < 30 && d.n_ky * d.n_kx <= 1024) {
+        divisor_window = "sums";
+        d.pool_ky = d.pool_kx = 1;
+        d.pool_sx = std::uint32_t(r.chance(0.5) ? 0 : r.uniform(1, 255));
+      }
     } else {
       d.pool_y0 = r.bits(8), d.pool_x0 = r.bits(8);  // a max RUN ignores them
       d.pool_y1 = r.bits(16), d.pool_x1 = r.bits(16);
     }
     draw_values(pr);
     pr.what = fmt::format("{} {} (n_c {} n_cy {} n_cx {} n_ky {} n_kx {} sy {} ls {}; tile {}x{}, "
-                          "data [{},{})x[{},{}), divisor [{},{})x[{},{}) {}; {})",
+                          "data [{},{})x[{},{}), divisor [{},{})x[{},{}) {}, {} ({} x {}, sx {}); {})",
                           pr.avg() ? "avg" : "max", shape, d.n_c, d.n_cy, d.n_cx, d.n_ky, d.n_kx, d.pool_sy,
                           d.lane_stride, ht, wt, pr.dy0, pr.dy1, pr.dx0, pr.dx1, d.pool_y0, d.pool_y1, d.pool_x0,
-                          d.pool_x1, range, flavor_name(pr.flavor));
+                          d.pool_x1, range, divisor_window, d.pool_ky, d.pool_kx, d.pool_sx, flavor_name(pr.flavor));
     return pr;
   }
 
@@ -287,6 +305,7 @@ public:
       d.preload = false;
       d.n_kg = 1;
       d.pack_w = d.pack_r = 0;
+      d.pool_ky = d.pool_kx = d.pool_sx = 0;
       d.n_c = d.n_cy = d.n_cx = 1;
       d.n_ky = d.n_kx = 256;
       d.pool_sy = 1;
@@ -332,6 +351,9 @@ public:
     d.pool_x0 = std::uint32_t(r.bits(8));
     d.pool_y1 = std::uint32_t(r.bits(16));
     d.pool_x1 = std::uint32_t(r.bits(16));
+    d.pool_ky = std::uint32_t(r.bits(9));
+    d.pool_kx = std::uint32_t(r.bits(9));
+    d.pool_sx = std::uint32_t(r.bits(8));
   }
 
   // The RUN fields on run_i in a cycle without start: anything.
@@ -496,7 +518,7 @@ struct Figures {
   std::uint64_t cycles = 0, runs = 0, max_runs = 0, avg_runs = 0, conv_runs = 0, directed = 0, windows = 0,
                 lane_windows = 0, elements = 0, stalls = 0, bubbles = 0, avoided = 0, junk_pops = 0,
                 back_to_back = 0, resets = 0, cut = 0, count0 = 0, count_full = 0, count_short = 0, far = 0, deep = 0,
-                longest = 0, nan = 0, inf = 0, zero = 0, refusals = 0;
+                longest = 0, nan = 0, inf = 0, zero = 0, refusals = 0, share_windows = 0, sum_windows = 0;
 };
 
 template <class View>
@@ -660,14 +682,38 @@ private:
     end_cycle = c_ + 1;
   }
 
-  // The divisor of lane `lane` (section 16, "The divisor"), in 64-bit arithmetic.
+  // The divisor of lane `lane` (section 16, "The divisor"), in 64-bit arithmetic: the positions of
+  // the divisor window (pool_ky x pool_kx, lanes pool_sx apart; the data window's sides and
+  // lane_stride where those are 0) inside the counted range.
   std::uint32_t divisor(const RunDesc& d, int lane) const {
     auto overlap = [](std::int64_t s, std::int64_t n, std::int64_t lo, std::int64_t hi) {
       return std::max<std::int64_t>(0, std::min(s + n, hi) - std::max(s, lo));
     };
+    const std::int64_t wy = d.pool_ky == 0 ? d.n_ky : d.pool_ky;
+    const std::int64_t wx = d.pool_kx == 0 ? d.n_kx : d.pool_kx;
+    const std::int64_t sx = d.pool_sx == 0 ? d.lane_stride : d.pool_sx;
     const std::int64_t ys = std::int64_t(m_.cy) * d.pool_sy;
-    const std::int64_t xs = (std::int64_t(m_.cx) * rows_ + lane) * d.lane_stride;
-    return std::uint32_t(overlap(ys, d.n_ky, d.pool_y0, d.pool_y1) * overlap(xs, d.n_kx, d.pool_x0, d.pool_x1));
+    const std::int64_t xs = (std::int64_t(m_.cx) * rows_ + lane) * sx;
+    return std::uint32_t(overlap(ys, wy, d.pool_y0, d.pool_y1) * overlap(xs, wx, d.pool_x0, d.pool_x1));
+  }
+
+  // The exact sum of `data` rounded once (a divisor of 1), from golden::pool_backward: an average
+  // layer of one element whose m windows (1 x m, stride 1, m - 1 padding columns on each side, no
+  // count_include_pad) all hold it with a count of 1, so it receives every gradient whole and
+  // sums them exactly, rounding once.
+  acc_t exact_sum(const std::vector<ElemBits>& data) const {
+    const int m = int(data.size());
+    golden::PoolLayer l;
+    l.op = golden::PoolOp::avg;
+    l.kx = m;
+    l.pl = l.pr = m - 1;
+    std::vector<AccBits> grad;
+    for (ElemBits v : data) {
+      if (arith_ == Arithmetic::fp16) grad.push_back(AccBits(v));
+      else if (arith_ == Arithmetic::int8) grad.push_back(AccBits(std::int32_t(std::int8_t(std::uint8_t(v)))));
+      else grad.push_back(AccBits(std::int32_t(std::int16_t(v))));
+    }
+    return acc_t(golden::pool_backward(l, arith_, {}, grad).at(0));
   }
 
   // The result of lane `lane`'s window (channel m_.c of context (m_.cy, m_.cx)): golden::pool of a
@@ -708,6 +754,11 @@ private:
       const ElemBits v = ElemBits(x & elem_mask(arith_));
       if (arith_ == Arithmetic::fp16 ? (v & 0x7FFF) != 0 : v != 0) data.push_back(v);
     }
+    if (n == 1 && data.size() > 1) {  // a 1 x 1 divisor window: the backward pass's gather
+      ++fig_.sum_windows;
+      return exact_sum(data);
+    }
+    if (len == 1 && n > 1 && (d.pool_ky > 1 || d.pool_kx > 1)) ++fig_.share_windows;  // its share pass
     if (data.size() > n) {
       log_.fail("bench: {} data elements in a window whose divisor is {}", data.size(), n);
       return 0;
@@ -1033,6 +1084,8 @@ void coverage(Harness& h, const Figures& f, bool fp16) {
   if (f.conv_runs == 0 || f.junk_pops == 0) h.fail("coverage: no pops while the unit is inactive");
   if (f.bubbles == 0) h.fail("coverage: no bubble in a pooling RUN");
   if (fp16 && (f.nan == 0 || f.inf == 0 || f.zero == 0)) h.fail("coverage: no NaN, infinite or zero fp16 result");
+  if (f.share_windows == 0) h.fail("coverage: no 1 x 1 window divided by a larger divisor window's count");
+  if (f.sum_windows == 0) h.fail("coverage: no window of several elements divided by a 1 x 1 divisor window");
 }
 
 std::string figures(const Figures& f) {
@@ -1042,10 +1095,12 @@ std::string figures(const Figures& f) {
   return fmt::format("{} cycles, {} RUNs ({} max, {} avg, {} convolution, {} directed; {} started the cycle after the "
                      "last), {} windows (longest {}), {} lane elements, average lane divisors: {} of 0, {} below the "
                      "window length, {} of 65536, {} past column 65535 and {} past row 65535 in a range to 65535; {} "
+                     "shares (a 1 x 1 window, a larger divisor window) and {} sums (a 1 x 1 divisor window); {} "
                      "divider stall cycles, {} bubbles, {} pops ignored while inactive, {} max ends moved off a "
                      "divider finish{}, {} reset cycles ({} RUNs cut), {} protocol errors refused",
                      f.cycles, f.runs, f.max_runs, f.avg_runs, f.conv_runs, f.directed, f.back_to_back, f.windows,
-                     f.longest, f.elements, f.count0, f.count_short, f.count_full, f.far, f.deep, f.stalls, f.bubbles,
+                     f.longest, f.elements, f.count0, f.count_short, f.count_full, f.far, f.deep, f.share_windows,
+                     f.sum_windows, f.stalls, f.bubbles,
                      f.junk_pops, f.avoided, fp16, f.resets, f.cut, f.refusals);
 }
 
