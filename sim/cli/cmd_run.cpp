@@ -41,6 +41,9 @@ struct RunArgs {
   bool check = false;
   // Tensor operands and results (docs/tensors.md).
   std::string ifmap, weights, bias, ofmap, expect;
+  // --op with --backward: the pooling's backward pass; --grad the output gradient dy.
+  bool backward = false;
+  std::string grad;
   std::string ofmap_dtype = "float32";
   std::string op = "conv";  // --op: conv, or a pooling layer (sim/runner/run_pool.h)
   // To tell options given from their defaults.
@@ -332,9 +335,17 @@ int run_pool_command(const RunArgs& a) {
   pr.seed = a.req.seed;
   pr.operands = parse_operand_class(a.operands, "--operands");
   const Arithmetic arith = pr.config.arithmetic;
-  Tensor x;
-  RoundingStats rx;
+  pr.backward = a.backward;
+  if (!a.grad.empty() && !a.backward) throw InputError("--grad", "", "is the output gradient of --backward: add --backward");
+  // A run on tensors: an --ifmap, or with --backward a --grad (dy) whose layer --layer gives.
+  const bool tensors = !a.ifmap.empty() || !a.grad.empty();
+  Tensor x, dy;
+  RoundingStats rx, rdy;
   std::vector<ElemBits> given;
+  std::vector<AccBits> given_grad;
+  if (tensors && (a.seed_opt->count() || a.operands_opt->count()))
+    throw InputError(a.seed_opt->count() ? "--seed" : "--operands", "",
+                     "describes seeded operands and cannot be combined with tensors (--ifmap, --grad)");
   if (!a.ifmap.empty()) {
     if (a.seed_opt->count() || a.operands_opt->count())
       throw InputError(a.seed_opt->count() ? "--seed" : "--operands", "",
@@ -351,40 +362,76 @@ int run_pool_command(const RunArgs& a) {
     given = to_elements(x, arith, a.ifmap, &rx);
     pr.given_ifmap = &given;
   } else {
-    for (const auto& o : {std::make_pair("--ofmap", &a.ofmap), std::make_pair("--expect", &a.expect)})
-      if (!o.second->empty()) throw InputError(o.first, "", "needs --ifmap X.npy (a run on a tensor)");
-    if (a.ofmap_dtype_opt->count()) throw InputError("--ofmap-dtype", "", "needs --ofmap Y.npy (and --ifmap)");
+    if (!tensors)
+      for (const auto& o : {std::make_pair("--ofmap", &a.ofmap), std::make_pair("--expect", &a.expect)})
+        if (!o.second->empty())
+          throw InputError(o.first, "", "needs --ifmap X.npy (a run on a tensor; with --backward, or --grad DY.npy)");
+    if (!tensors && a.ofmap_dtype_opt->count()) throw InputError("--ofmap-dtype", "", "needs --ofmap Y.npy (and --ifmap)");
     if (trim(a.layer).empty())
       throw InputError("--layer", "", fmt::format("--op {} needs the layer, e.g. --layer N=1,C=64,H=112,W=112,k=3,s=2,p=1 "
                                                   "(or --ifmap X.npy for N, C, H, W)",
                                                   a.op));
     pr.layer = parse_pool_layer(a.op, a.layer, "--layer");
+    if (a.backward && pr.layer.op == golden::PoolOp::max && !a.grad.empty())
+      throw InputError("--grad", "", "max pooling's backward pass needs its forward input too: add --ifmap X.npy (the "
+                                     "argmax of each window)");
+  }
+  if (!a.grad.empty()) {
+    const golden::PoolLayer& fl = pr.layer;
+    dy = read_npy(a.grad);
+    const std::vector<std::int64_t> want{fl.n, fl.c, fl.ho(), fl.wo()};
+    if (dy.shape != want)
+      throw InputError(a.grad, "", fmt::format("shape {}: the output gradient of {} is {} ([N][C][Ho][Wo])", dy.shape_text(),
+                                               pool_spec(a.op, fl), Tensor{DType::float32, want, {}}.shape_text()));
+    if (arith != Arithmetic::fp16 && is_float(dy.dtype))
+      throw InputError(a.grad, "", fmt::format("element type {} does not suit the {} configuration, which takes integer tensors "
+                                               "(int8, int16 or int32 with values in its range): quantize the data first",
+                                               dtype_name(dy.dtype), arithmetic_info(arith).name));
+    const std::vector<ElemBits> e = to_elements(dy, arith, a.grad, &rdy);
+    given_grad.resize(e.size());
+    for (std::size_t i = 0; i < e.size(); ++i)
+      given_grad[i] = arith == Arithmetic::fp16   ? AccBits(e[i])
+                      : arith == Arithmetic::int8 ? AccBits(std::int32_t(std::int8_t(std::uint8_t(e[i]))))
+                                                  : AccBits(std::int32_t(std::int16_t(e[i])));
+    pr.given_grad = &given_grad;
+  } else if (a.backward && !a.ifmap.empty()) {
+    throw InputError("--ifmap", "", "with --backward a run on tensors needs the output gradient: add --grad DY.npy");
   }
   PoolOutcome out = run_pool(pr);
   const golden::PoolLayer& l = pr.layer;
-  const std::vector<std::int64_t> shape{l.n, l.c, l.ho(), l.wo()};
+  const std::vector<std::int64_t> shape = a.backward ? std::vector<std::int64_t>{l.n, l.c, l.h, l.w}
+                                                     : std::vector<std::int64_t>{l.n, l.c, l.ho(), l.wo()};
   Json& j = out.report;
   std::string text;
   bool expect_ok = true;
   std::optional<Tensor> ofmap;
-  if (!a.ifmap.empty()) {
+  if (tensors) {
     const DType ofmap_dtype = parse_dtype(a.ofmap_dtype, "--ofmap-dtype");
     if (ofmap_dtype == DType::int8 || ofmap_dtype == DType::int16)
       throw InputError("--ofmap-dtype", "", fmt::format("= {}: must be one of float16, float32, float64, int32", a.ofmap_dtype));
     Json& tj = j["tensors"];
     tj = Json::object();
-    tj["ifmap"] = a.ifmap;
+    tj["ifmap"] = a.ifmap.empty() ? Json(nullptr) : Json(a.ifmap);
+    tj["grad"] = a.grad.empty() ? Json(nullptr) : Json(a.grad);
     tj["ofmap"] = a.ofmap.empty() ? Json(nullptr) : Json(a.ofmap);
     tj["expect"] = a.expect.empty() ? Json(nullptr) : Json(a.expect);
-    j["rounding"] = rounding_json(rx);
-    text += fmt::format("  tensors      ifmap {} {} {}\n  rounding     to {}: {}\n", a.ifmap, x.shape_text(),
-                        dtype_name(x.dtype), arithmetic_info(arith).name, rounding_text("ifmap", rx));
+    j["rounding"] = rounding_json(a.ifmap.empty() ? rdy : rx);
+    if (!a.ifmap.empty())
+      text += fmt::format("  tensors      ifmap {} {} {}\n  rounding     to {}: {}\n", a.ifmap, x.shape_text(),
+                          dtype_name(x.dtype), arithmetic_info(arith).name, rounding_text("ifmap", rx));
+    if (!a.grad.empty()) {
+      j["rounding_grad"] = rounding_json(rdy);
+      text += fmt::format("  tensors      grad {} {} {}\n  rounding     to {}: {}\n", a.grad, dy.shape_text(),
+                          dtype_name(dy.dtype), arithmetic_info(arith).name, rounding_text("grad", rdy));
+    }
     const Tensor y = from_accumulators(out.output, arith, shape, DType::float64, nullptr);
     if (!a.expect.empty()) {
       const Tensor e = read_npy(a.expect);
       if (e.shape != shape)
-        throw InputError(a.expect, "", fmt::format("shape {}: the pooling's output is {} ([N][C][Ho][Wo] of {})", e.shape_text(),
-                                                   Tensor{DType::float32, shape, {}}.shape_text(), pool_spec(a.op, l)));
+        throw InputError(a.expect, "", fmt::format("shape {}: the pooling's {} is {} ({} of {})", e.shape_text(),
+                                                   a.backward ? "input gradient" : "output",
+                                                   Tensor{DType::float32, shape, {}}.shape_text(),
+                                                   a.backward ? "[N][C][H][W]" : "[N][C][Ho][Wo]", pool_spec(a.op, l)));
       // The bound of one output: rounding the inputs once moves a max or a mean by at most 2^-11 of
       // the window's largest |x| (2^-25 near zero), rounding the result once by 2^-11 of it, and the
       // reference itself carries its type's rounding. Integers: exact inputs, the average's
@@ -394,8 +441,20 @@ int run_pool_command(const RunArgs& a) {
       std::vector<ElemBits> magnitude = given;
       if (arith == Arithmetic::fp16)
         for (ElemBits& v : magnitude) v = ElemBits(v & 0x7FFF);
-      const std::vector<double> window_max = arith == Arithmetic::fp16 ? golden::pool_f64(m, arith, magnitude)
-                                                                       : std::vector<double>(y.values.size(), 0.0);
+      std::vector<double> window_max = arith == Arithmetic::fp16 && !a.backward ? golden::pool_f64(m, arith, magnitude)
+                                                                                 : std::vector<double>(y.values.size(), 0.0);
+      // The backward pass: what an element receives is a sum of at most ky*kx shares, each from a
+      // gradient rounded once and (average) divided with one rounding: 2 x 2^-11 of the sum of their
+      // magnitudes (the same windows: pool_backward_f64 of |dy|; for max, with the argmax of the
+      // rounded input, which must be the reference's), 2^-25 per subnormal rounding, then one rounding
+      // of the result. Integers: 1/2 per share of an average.
+      const double shares = double(l.ky) * double(l.kx);
+      if (a.backward && arith == Arithmetic::fp16) {
+        std::vector<AccBits> grad_magnitude = out.grad;
+        for (AccBits& v : grad_magnitude) v = AccBits(v & 0x7FFF);
+        window_max = golden::pool_backward_f64(l, arith, out.ifmap, grad_magnitude);
+        for (double& v : window_max) v *= 2;
+      }
       const double unit = reference_unit(e.dtype);
       double worst = 0, max_err = 0;
       std::int64_t outside = 0, worst_index = -1;
@@ -408,8 +467,9 @@ int run_pool_command(const RunArgs& a) {
         } else {
           err = std::fabs(got - want);
           bound = arith == Arithmetic::fp16
-                      ? std::ldexp(window_max[i] + std::fabs(want), -11) + std::ldexp(1.0, -24) + unit * std::fabs(want)
-                      : (l.op == golden::PoolOp::avg ? 0.5 : 0.0) + unit * std::fabs(want);
+                      ? std::ldexp(window_max[i] + std::fabs(want), -11) +
+                            std::ldexp(a.backward ? shares : 1.0, -24) + unit * std::fabs(want)
+                      : (l.op == golden::PoolOp::avg ? (a.backward ? 0.5 * shares : 0.5) : 0.0) + unit * std::fabs(want);
           ok = err <= bound;
           max_err = std::max(max_err, err);
           const double ratio = bound > 0 ? err / bound : (err > 0 ? INFINITY : 0.0);
@@ -452,6 +512,9 @@ int run_pool_command(const RunArgs& a) {
 int run_layer_command(const RunArgs& a) {
   RunRequest req = a.req;
   if (a.op != "conv") return run_pool_command(a);
+  if (a.backward || !a.grad.empty())
+    throw InputError(a.backward ? "--backward" : "--grad", "",
+                     "applies to pooling (--op maxpool|avgpool|...) only: a convolution's backward pass is not built yet");
   req.operands = parse_operand_class(a.operands, "--operands");
   req.config = resolve_config(a.config);
   if (a.ifmap.empty()) req.layer = a.layer.empty() ? default_layer() : parse_layer_argument(a.layer);
@@ -506,6 +569,14 @@ Subcommand add_run(CLI::App& app) {
                   "dilation and padding, e.g. s=2,p=1)");
   run->add_option("--bias", a->bias, "bias per output channel from a .npy file, [K]: added on the host in float32");
   run->add_option("--ofmap", a->ofmap, "write the output (incl. bias) to this .npy file, [N][K][Ho][Wo]");
+  run->add_flag("--backward", a->backward,
+                "with --op: the pooling's backward pass (col2im): the output is the input gradient dx [N][C][H][W] "
+                "from the output gradient dy (--grad, or seeded with --seed + 1) and, for max pooling, the forward "
+                "input's argmax (--ifmap, or seeded). On the chip models: average pooling on an FP16 configuration "
+                "(docs/microarchitecture.md section 16); max pooling on --model golden");
+  run->add_option("--grad", a->grad,
+                  "with --backward: the output gradient dy from a .npy file, [N][C][Ho][Wo]; rounded once to the "
+                  "configured arithmetic");
   a->ofmap_dtype_opt = run->add_option("--ofmap-dtype", a->ofmap_dtype, "element type of --ofmap: float16|float32|float64|int32")
                            ->capture_default_str();
   run->add_option("--expect", a->expect,

@@ -111,6 +111,10 @@ struct Program {
   // pooled [N][K][Hp][Wp] (fused->geometry's output), and the plan's th is the convolution rows
   // of a full tile (tiles_h: the tiles of fused->tq pooled rows).
   std::optional<FusedPooling> fused;
+  // Set: the backward pass of an average pooling (sim/compiler/pool_backward_compiler.h). The DRAM
+  // ifmap is the output gradient [N][C][Ho][Wo], the ofmap the input gradient [N][C][H][W];
+  // `layer` is the gather geometry (K = C, its output dx's H x W).
+  bool pool_backward = false;
 
   // The ofmap in DRAM: the layer's, or the pooled one of a fused program.
   std::int64_t ofmap_elems() const { return fused ? fused->geometry.ofmap_elems() : layer.ofmap_elems(); }

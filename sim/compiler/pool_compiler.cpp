@@ -214,20 +214,22 @@ hw::RunDesc pool_tile_run(const PoolShape& s, const Layer& l, const hw::HwParams
   r.step_ky = std::uint32_t(l.dy * win.wt);
   r.lane_stride = std::uint32_t(l.sx);
   set_kernel_fields(r, l, hw);
-  if (s.op == hw::PoolOp::Average) {
-    // Tile coordinates: row 0 is input row iy0 = oy0*sy - pt (the first window's top), column 0
-    // input column ix0. The divisor counts real data, or with count_include_pad the declared
-    // padding (never the rows ceil_mode adds beyond it).
-    const int iy0 = oy0 * s.sy - s.pt, ix0 = ox0 * s.sx - s.pl;
-    const int lo_y = s.count_include_pad ? -s.pt : 0, hi_y = s.count_include_pad ? s.h + s.pb : s.h;
-    const int lo_x = s.count_include_pad ? -s.pl : 0, hi_x = s.count_include_pad ? s.w + s.pr : s.w;
-    r.pool_sy = std::uint32_t(s.sy);
-    r.pool_y0 = std::uint32_t(std::max(0, lo_y - iy0));
-    r.pool_y1 = std::uint32_t(std::max(0, hi_y - iy0));
-    r.pool_x0 = std::uint32_t(std::max(0, lo_x - ix0));
-    r.pool_x1 = std::uint32_t(std::max(0, hi_x - ix0));
-  }
+  if (s.op == hw::PoolOp::Average) set_pool_divisor(r, s, oy0, ox0);
   return r;
+}
+
+void set_pool_divisor(hw::RunDesc& r, const PoolShape& s, int oy0, int ox0) {
+  // Tile coordinates: row 0 is input row iy0 = oy0*sy - pt (the first window's top), column 0
+  // input column ix0. The divisor counts real data, or with count_include_pad the declared
+  // padding (never the rows ceil_mode adds beyond it).
+  const int iy0 = oy0 * s.sy - s.pt, ix0 = ox0 * s.sx - s.pl;
+  const int lo_y = s.count_include_pad ? -s.pt : 0, hi_y = s.count_include_pad ? s.h + s.pb : s.h;
+  const int lo_x = s.count_include_pad ? -s.pl : 0, hi_x = s.count_include_pad ? s.w + s.pr : s.w;
+  r.pool_sy = std::uint32_t(s.sy);
+  r.pool_y0 = std::uint32_t(std::max(0, lo_y - iy0));
+  r.pool_y1 = std::uint32_t(std::max(0, hi_y - iy0));
+  r.pool_x0 = std::uint32_t(std::max(0, lo_x - ix0));
+  r.pool_x1 = std::uint32_t(std::max(0, hi_x - ix0));
 }
 
 int PoolShape::ho() const { return out_size(h, pt, pb, (ky - 1) * dy + 1, sy, ceil_mode); }

@@ -43,6 +43,10 @@ hw::DmaDesc pool_tile_store(const Layer& geometry, const hw::HwParams& hw, std::
                             int th, int ox0, int tw, int c0, int tc);
 hw::RunDesc pool_tile_run(const PoolShape& s, const Layer& geometry, const hw::HwParams& hw, int oy0, int th, int ox0,
                           int tw, int tc);
+// The average's divisor fields of a RUN whose output tile starts at row oy0, column ox0 of `s`:
+// pool_sy and the counted range [pool_y0, pool_y1) x [pool_x0, pool_x1) in tile coordinates (the
+// first window's top left is (0, 0)); the divisor window fields are left alone.
+void set_pool_divisor(hw::RunDesc& r, const PoolShape& s, int oy0, int ox0);
 
 // The DRAM image before the run: the ifmap [N][C][H][W] (element bits) at its base, the rest zero.
 std::vector<std::uint8_t> build_pool_dram_image(const Program& p, const std::vector<ElemBits>& ifmap);

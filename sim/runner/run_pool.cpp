@@ -12,6 +12,7 @@
 #include "sim/analytic/analytic_model.h"
 #include "sim/common/input_error.h"
 #include "sim/common/text.h"
+#include "sim/compiler/pool_backward_compiler.h"
 #include "sim/compiler/pool_compiler.h"
 #include "sim/config/config_keys.h"
 #include "sim/config/layer.h"
@@ -42,7 +43,7 @@ struct ChipRun {
   double seconds = 0;
 };
 
-ChipRun run_chip(const std::string& model, const Program& prog, const std::vector<ElemBits>& ifmap,
+ChipRun run_chip(const std::string& model, const Program& prog, const std::vector<std::uint8_t>& image,
                  const std::vector<AccBits>& golden_out) {
   ChipRun r;
   const DramTiming timing = DramTiming::from(prog.config);
@@ -52,7 +53,6 @@ ChipRun run_chip(const std::string& model, const Program& prog, const std::vecto
     r.stats = m.run(prog).stats;
     r.output = golden_out;  // the analytic model counts; the values are the golden model's
   } else if (model == "sc") {
-    const std::vector<std::uint8_t> image = build_pool_dram_image(prog, ifmap);
     DramModel dram(timing, image.size());
     dram.write_bytes(0, image.data(), image.size());
     add_tensor_regions(dram, prog);
@@ -65,7 +65,7 @@ ChipRun run_chip(const std::string& model, const Program& prog, const std::vecto
     CosimOptions co;
     co.run_sc = model == "both";
     co.wave_on_mismatch = false;
-    const CosimResult cr = cosim_program(prog, build_pool_dram_image(prog, ifmap), timing, co);
+    const CosimResult cr = cosim_program(prog, image, timing, co);
     if (!cr.rtl.finished) r.error = "RTL: " + (cr.rtl.error.empty() ? std::string("the watchdog stopped it") : cr.rtl.error);
     if (co.run_sc && !cr.sc.finished) r.error += (r.error.empty() ? "" : "; ") + std::string("SystemC: ") + cr.sc.error;
     r.output = cr.rtl.outputs;
@@ -206,7 +206,13 @@ PoolOutcome run_pool(const PoolRequest& req) {
   if (chip) {
     PoolShape shape = pool_shape(l);
     shape.source = "--layer";
-    prog = compile_pool(shape, req.config);
+    if (req.backward && l.op == golden::PoolOp::max)
+      throw InputError("--backward", "",
+                       fmt::format("max pooling's backward pass runs on the golden model only (--model golden): the chip "
+                                   "has no argmax scatter (docs/microarchitecture.md section 16, \"Backward\"); --op {} "
+                                   "on --model {}",
+                                   req.op, req.model));
+    prog = req.backward ? compile_pool_backward(shape, req.config) : compile_pool(shape, req.config);
   }
   const Arithmetic arith = req.config.arithmetic;
   PoolOutcome r;
@@ -220,10 +226,26 @@ PoolOutcome run_pool(const PoolRequest& req) {
     dist.operand_class = req.operands;
     r.ifmap = make_random_operands(as_conv, arith, req.seed, dist).ifmap;
   }
+  if (req.backward && req.given_grad) {
+    r.grad = *req.given_grad;
+  } else if (req.backward) {
+    // dy: the same classes on the Ho x Wo map, seed + 1, as accumulator words.
+    Layer as_conv;
+    as_conv.n = l.n, as_conv.c = l.c, as_conv.h = l.ho(), as_conv.w = l.wo(), as_conv.k = 1;
+    OperandDistribution dist;
+    dist.operand_class = req.operands;
+    const std::vector<ElemBits> e = make_random_operands(as_conv, arith, req.seed + 1, dist).ifmap;
+    r.grad.resize(e.size());
+    for (std::size_t i = 0; i < e.size(); ++i)
+      r.grad[i] = arith == Arithmetic::fp16 ? AccBits(e[i])
+                  : arith == Arithmetic::int8 ? AccBits(std::int32_t(std::int8_t(std::uint8_t(e[i]))))
+                                              : AccBits(std::int32_t(std::int16_t(e[i])));
+  }
   const auto t0 = std::chrono::steady_clock::now();
-  r.output = golden::pool(l, arith, r.ifmap);
+  r.output = req.backward ? golden::pool_backward(l, arith, r.ifmap, r.grad) : golden::pool(l, arith, r.ifmap);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const std::vector<double> ref = golden::pool_f64(l, arith, r.ifmap);
+  const std::vector<double> ref =
+      req.backward ? golden::pool_backward_f64(l, arith, r.ifmap, r.grad) : golden::pool_f64(l, arith, r.ifmap);
   double max_err = 0, sum_err = 0;
   std::int64_t counted = 0, non_finite = 0;
   for (std::size_t i = 0; i < r.output.size(); ++i) {
@@ -249,6 +271,7 @@ PoolOutcome run_pool(const PoolRequest& req) {
   j = Json::object();
   j["model"] = "golden";
   j["op"] = req.op;
+  j["backward"] = req.backward;
   Json& lj = j["layer"];
   lj = Json::object();
   lj["spec"] = pool_spec(req.op, l);
@@ -258,7 +281,7 @@ PoolOutcome run_pool(const PoolRequest& req) {
   j["seed"] = req.given_ifmap ? Json(nullptr) : Json(req.seed);
   j["operands"] = req.given_ifmap ? std::string("given") : std::string(operand_class_name(req.operands));
   Json& o = j["output"];
-  o["shape"] = Json::Array{l.n, l.c, l.ho(), l.wo()};
+  o["shape"] = req.backward ? Json::Array{l.n, l.c, l.h, l.w} : Json::Array{l.n, l.c, l.ho(), l.wo()};
   o["checksum"] = fmt::format("0x{:016x}", sum);
   Json& c = j["check"];
   c["reference"] = "float64";
@@ -269,7 +292,10 @@ PoolOutcome run_pool(const PoolRequest& req) {
 
   std::string chip_text;
   if (chip) {
-    const ChipRun cr = run_chip(req.model, prog, r.ifmap, r.output);
+    const ChipRun cr = run_chip(req.model, prog,
+                                req.backward ? build_pool_backward_dram_image(prog, r.grad)
+                                             : build_pool_dram_image(prog, r.ifmap),
+                                r.output);
     std::size_t diffs = 0, first = 0;
     for (std::size_t i = 0; i < r.output.size(); ++i)
       if ((i >= cr.output.size() || cr.output[i] != r.output[i]) && diffs++ == 0) first = i;
@@ -292,33 +318,38 @@ PoolOutcome run_pool(const PoolRequest& req) {
     if (req.model == "both") chk["lockstep"] = cr.lockstep.empty();
     j["model_seconds"] = cr.seconds;
     chip_text = fmt::format(
-        "  program      {} commands, {} pooling RUNs, tiles of {} channels x {} rows x {} columns\n"
+        "  program      {} commands, {} pooling RUNs, tiles of {} channels x {} rows x {} columns{}\n"
         "  cycles       {} ({:.2f} us at {} MHz){}\n"
-        "  DRAM         {} bytes (ifmap {}, ofmap {})\n",
-        prog.commands.size(), prog.runs, prog.plan.tc, prog.plan.th, prog.plan.tw, cr.stats.cycles,
+        "  DRAM         {} bytes ({} {}, {} {})\n",
+        prog.commands.size(), prog.runs, prog.plan.tc, prog.plan.th, prog.plan.tw,
+        req.backward ? " of dx (share and gather RUNs)" : "", cr.stats.cycles,
         double(cr.stats.cycles) / req.config.clock_mhz, req.config.clock_mhz,
         cr.stats.has_cycle_classes
             ? fmt::format("; pool steps {}, feeder stalls {}, divider waits {}, pipeline {}", cr.stats.pool_cycles,
                           cr.stats.feeder_stall, cr.stats.context_stall, cr.stats.pipeline)
             : std::string(),
-        cr.stats.dram.total(), cr.stats.dram.ifmap, cr.stats.dram.ofmap);
+        cr.stats.dram.total(), req.backward ? "dy" : "ifmap", cr.stats.dram.ifmap, req.backward ? "dx" : "ofmap",
+        cr.stats.dram.ofmap);
     if (!cr.error.empty()) chip_text += fmt::format("  FAILED       did not finish: {}\n", cr.error);
     if (!cr.lockstep.empty()) chip_text += fmt::format("  FAILED       not in lockstep: {}\n", cr.lockstep);
-    chip_text += diffs == 0 ? std::string("  check        bit-exact with the golden pooling\n")
-                            : fmt::format("  FAILED       {} of {} outputs differ from the golden pooling; first at {}: "
+    const char* what = req.backward ? "golden pooling's backward pass" : "golden pooling";
+    chip_text += diffs == 0 ? fmt::format("  check        bit-exact with the {}\n", what)
+                            : fmt::format("  FAILED       {} of {} outputs differ from the {}; first at {}: "
                                           "{:#x}, golden {:#x}\n",
-                                          diffs, r.output.size(), first, first < cr.output.size() ? cr.output[first] : 0u,
-                                          r.output[first]);
+                                          diffs, r.output.size(), what, first,
+                                          first < cr.output.size() ? cr.output[first] : 0u, r.output[first]);
     if (req.model != "analytic") r.output = cr.output;
   }
 
   r.text = fmt::format(
-      "flycol run: {} on model {} ({} arithmetic), config {} ({}), seed {}\n"
+      "flycol run: {}{} on model {} ({} arithmetic), config {} ({}), seed {}\n"
       "  layer        {}\n"
-      "  output       {}x{}x{}x{}\n"
+      "  output       {}{}x{}x{}x{}\n"
       "  checksum     0x{:016x}\n"
       "  {} vs f64  max |err| {:.3g}, mean |err| {:.3g}{}\n",
-      req.op, req.model, aname, req.config.name, req.config.source, seed, pool_spec(req.op, l), l.n, l.c, l.ho(), l.wo(), sum,
+      req.op, req.backward ? " backward" : "", req.model, aname, req.config.name, req.config.source, seed,
+      pool_spec(req.op, l), req.backward ? "dx " : "", l.n, l.c, req.backward ? l.h : l.ho(),
+      req.backward ? l.w : l.wo(), sum,
       aname, max_err, counted ? sum_err / double(counted) : 0.0,
       non_finite ? fmt::format(", {} non-finite outputs", non_finite) : std::string());
   r.text += chip_text;

@@ -44,6 +44,12 @@ struct PoolRequest {
   // The ifmap [N][C][H][W] as element bits of the configuration's arithmetic, instead of seeded
   // values (seed and operands then do not apply).
   const std::vector<ElemBits>* given_ifmap = nullptr;
+  // The backward pass (col2im, section 15): the output is the input gradient dx [N][C][H][W] from
+  // the output gradient dy [N][C][Ho][Wo] (seeded with seed + 1, or given as accumulator bits) and,
+  // for max pooling, the forward input (the ifmap above, which picks each window's argmax). On the
+  // chip models only average pooling on an FP16 configuration (sim/compiler/pool_backward_compiler.h).
+  bool backward = false;
+  const std::vector<AccBits>* given_grad = nullptr;
 };
 
 struct PoolOutcome {
@@ -51,7 +57,8 @@ struct PoolOutcome {
   Json report;                  // model, op, layer, config, seed, operands, output, check (chip: cycles, stats, program)
   std::string text;             // human-readable summary
   std::vector<ElemBits> ifmap;  // the operands run
-  std::vector<AccBits> output;  // [N][C][Ho][Wo] accumulator bits
+  std::vector<AccBits> grad;    // backward: the output gradient dy run
+  std::vector<AccBits> output;  // [N][C][Ho][Wo] accumulator bits (backward: dx [N][C][H][W])
 };
 
 // Runs the request. Throws InputError for a model that does not exist, or a layer the pooling unit

@@ -54,21 +54,6 @@ struct AnalyticCheck {
 };
 
 // Runs one case; "" when it matched, else why not.
-// --commands: every command's completion cycle in SystemC beside the analytic model's start and
-// done, and the difference (analytic - SystemC), to find where the analytic schedule drifts.
-void print_command_schedule(const Program& prog, const SimResult& sim, const analytic::Result& an) {
-  std::int64_t last_diff = 0;
-  for (std::size_t i = 0; i < prog.commands.size(); ++i) {
-    const hw::Command& cmd = prog.commands[i];
-    const std::int64_t sc_done = i < sim.done_cycles.size() ? std::int64_t(sim.done_cycles[i]) : -1;
-    const analytic::CommandSpan& a = an.commands[i];
-    const std::int64_t diff = a.done - sc_done;
-    fmt::print("    cmd {:4} {:12} sc done {:7}  analytic start {:7} done {:7}  diff {:+5}{}\n", i,
-               hw::opcode_name(cmd.op), sc_done, a.start, a.done, diff, diff != last_diff ? "  *" : "");
-    last_diff = diff;
-  }
-}
-
 std::string run_case(ScSimulation& sim, const Config& cfg, const tb::FusedCase& c, std::uint64_t* cycles,
                      AnalyticCheck& ac, ScSimulation* fast, bool print_commands) {
   const Program prog = compile_fused(c.conv, c.pool, cfg, c.options);
@@ -113,7 +98,7 @@ std::string run_case(ScSimulation& sim, const Config& cfg, const tb::FusedCase& 
   analytic::Options opt;
   opt.commands = print_commands;
   const analytic::Result an = model.run(prog, opt);
-  if (print_commands) print_command_schedule(prog, plain.sim, an);
+  if (print_commands) tb::print_command_schedule(prog, plain.sim.done_cycles, an);
   const double err = std::abs(double(an.stats.cycles) - double(plain.sim.cycles)) / double(plain.sim.cycles);
   const double err_run = std::abs(double(an.stats.run_cycles) - double(plain.sim.stats.run_cycles)) /
                          double(plain.sim.stats.run_cycles);

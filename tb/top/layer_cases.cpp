@@ -241,4 +241,19 @@ bool load_layer_run(const std::string& bench, const LayerRunOptions& o, const st
   return true;
 }
 
+void print_command_schedule(const Program& prog, const std::vector<std::uint64_t>& done_cycles,
+                            const analytic::Result& an) {
+  std::int64_t last_diff = 0;
+  for (std::size_t i = 0; i < prog.commands.size(); ++i) {
+    const std::int64_t sim_done = i < done_cycles.size() ? std::int64_t(done_cycles[i]) : -1;
+    const std::int64_t start = i < an.commands.size() ? an.commands[i].start : -1;
+    const std::int64_t done = i < an.commands.size() ? an.commands[i].done : -1;
+    const std::int64_t diff = done - sim_done;
+    fmt::print("    cmd {:4} {:12} sim done {:8}  analytic start {:8} done {:8}  diff {:+6}{}  {}\n", i,
+               hw::opcode_name(prog.commands[i].op), sim_done, start, done, diff, diff != last_diff ? " *" : "  ",
+               i < prog.notes.size() ? prog.notes[i] : std::string());
+    last_diff = diff;
+  }
+}
+
 }  // namespace flycol::tb

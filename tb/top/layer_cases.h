@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/analytic/analytic_model.h"
 #include "sim/compiler/compiler.h"
 #include "sim/config/config.h"
 #include "sim/dram/dram_model.h"
@@ -34,6 +35,13 @@ struct Case {
 // The configuration's DRAM, or a random but reproducible memory: bandwidth 1..40 bytes/cycle,
 // latency 1..200 cycles, request back-pressure and latency jitter.
 DramTiming timing_for(const Config& cfg, std::uint64_t dram_seed);
+
+// A program's schedule, command by command (the benches' --commands): the cycle each completed in a
+// simulation (SimResult::done_cycles, ScSimulation::record_commands) beside the analytic model's
+// start and done (analytic::Options::commands) and the difference, analytic - simulation; `*` marks
+// where the difference changes, which is where the analytic schedule drifts.
+void print_command_schedule(const Program& prog, const std::vector<std::uint64_t>& done_cycles,
+                            const analytic::Result& an);
 
 // A random case: random_layer() with at most max_macs (sometimes bent to a 1x1 kernel or a
 // one-row kernel with a vertical stride), a random loop order,

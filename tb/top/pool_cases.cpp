@@ -61,6 +61,52 @@ PoolCase random_pool_case(std::mt19937_64& rng, const hw::HwParams& hw) {
   return c;
 }
 
+PoolCase random_pool_backward_case(std::mt19937_64& rng, const hw::HwParams& hw) {
+  auto pick = [&](int lo, int hi) { return int(std::uniform_int_distribution<int>(lo, hi)(rng)); };
+  auto chance = [&](double p) { return std::bernoulli_distribution(p)(rng); };
+  PoolCase c;
+  do c = random_pool_case(rng, hw);
+  while (c.shape.op != hw::PoolOp::Average);
+  const PoolShape& s = c.shape;
+  c.options = {};
+  if (chance(0.2)) c.options.tile_c = pick(1, std::min(s.c, 3));
+  if (chance(0.25)) c.options.tile_h = pick(1, s.h);
+  if (chance(0.2) && s.w > hw.rows) c.options.tile_w = hw.rows * pick(1, (s.w - 1) / hw.rows);
+  return c;
+}
+
+std::vector<AccBits> pool_grad(const PoolCase& c, Arithmetic arith) {
+  PoolCase on_out = c;
+  on_out.shape.h = c.shape.ho();
+  on_out.shape.w = c.shape.wo();
+  const std::vector<ElemBits> e = pool_ifmap(on_out, arith);
+  std::vector<AccBits> g(e.size());
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    switch (arith) {
+      case Arithmetic::fp16: g[i] = AccBits(e[i]); break;
+      case Arithmetic::int8: g[i] = AccBits(std::int32_t(std::int8_t(std::uint8_t(e[i])))); break;
+      case Arithmetic::int16: g[i] = AccBits(std::int32_t(std::int16_t(e[i]))); break;
+    }
+  }
+  return g;
+}
+
+PoolCaseRun pool_case_run(const PoolCase& c, const Config& cfg, bool backward) {
+  PoolCaseRun r;
+  if (!backward) {
+    r.prog = compile_pool(c.shape, cfg, c.options);
+    const std::vector<ElemBits> ifmap = pool_ifmap(c, cfg.arithmetic);
+    r.want = golden::pool(golden_pool_layer(c.shape), cfg.arithmetic, ifmap);
+    r.image = build_pool_dram_image(r.prog, ifmap);
+    return r;
+  }
+  r.prog = compile_pool_backward(c.shape, cfg, c.options);
+  const std::vector<AccBits> grad = pool_grad(c, cfg.arithmetic);
+  r.want = golden::pool_backward(golden_pool_layer(c.shape), cfg.arithmetic, {}, grad);
+  r.image = build_pool_backward_dram_image(r.prog, grad);
+  return r;
+}
+
 std::vector<ElemBits> pool_ifmap(const PoolCase& c, Arithmetic arith) {
   Layer as_conv;
   as_conv.n = c.shape.n, as_conv.c = c.shape.c, as_conv.h = c.shape.h, as_conv.w = c.shape.w;

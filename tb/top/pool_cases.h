@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "hw/common/hw_params.h"
+#include "sim/compiler/pool_backward_compiler.h"
 #include "sim/compiler/pool_compiler.h"
+#include "sim/config/config.h"
 #include "sim/golden/pool.h"
 #include "sim/runner/pool_layer.h"  // golden_pool_layer(): a case's layer as the golden pooling takes it
 #include "sim/workload/workload.h"
@@ -34,5 +36,24 @@ PoolCase random_pool_case(std::mt19937_64& rng, const hw::HwParams& hw);
 // The case's ifmap [N][C][H][W]: the seeded operands of a 1x1 convolution on the same map (the
 // same operand classes as the convolution benches).
 std::vector<ElemBits> pool_ifmap(const PoolCase& c, Arithmetic arith);
+
+// A random average pooling for the backward pass on chip (sim/compiler/pool_backward_compiler.h):
+// random_pool_case's average layers (global ones included), with dx tiles of forced channels,
+// rows or columns (a multiple of the array's rows) now and then.
+PoolCase random_pool_backward_case(std::mt19937_64& rng, const hw::HwParams& hw);
+
+// The case's output gradient dy [N][C][Ho][Wo] as accumulator bits (FP16: element bits), drawn
+// like pool_ifmap's operands on the Ho x Wo map.
+std::vector<AccBits> pool_grad(const PoolCase& c, Arithmetic arith);
+
+// A case ready to run: its program (compile_pool, or with `backward` compile_pool_backward), the
+// DRAM image (the ifmap, or dy) and the golden model's outputs (golden::pool, or
+// golden::pool_backward's dx).
+struct PoolCaseRun {
+  Program prog;
+  std::vector<std::uint8_t> image;
+  std::vector<AccBits> want;
+};
+PoolCaseRun pool_case_run(const PoolCase& c, const Config& cfg, bool backward);
 
 }  // namespace flycol::tb

@@ -6,6 +6,7 @@
 //
 //   pool_cosim_tb --config fornt16 --layers 20 --seed 1
 //   pool_cosim_tb --config int8 --seed S --skip K --layers 1   (reruns layer K of seed S, as a FAIL line prints)
+//   pool_cosim_tb --backward ...   (the backward pass of average pooling, FP16, against golden::pool_backward)
 #include <cstdint>
 #include <random>
 #include <string>
@@ -28,29 +29,34 @@ int main(int argc, char** argv) {
   tb::Args args("pool_cosim_tb");
   std::string config = "fornt16";
   std::uint64_t layers = 20, skip = 0;
+  bool backward = false;
   args.text("config", &config, "configuration name or YAML path")
       .count("layers", &layers, "random pooling layers")
-      .count("skip", &skip, "draw and skip this many layers first (reruns one layer of a seed)");
+      .count("skip", &skip, "draw and skip this many layers first (reruns one layer of a seed)")
+      .flag("backward", &backward,
+            "the backward pass of random average poolings (FP16 configurations), against golden::pool_backward");
   if (!args.parse(argc, argv)) return 2;
   const Config cfg = load_config_by_name_or_path(config);
   const hw::HwParams hw = hardware_params(cfg);
-  fmt::print("pool_cosim_tb: config {} ({}x{} {}), seed {}, {} random pooling layers\n", cfg.name, hw.rows, hw.cols,
-             arithmetic_info(cfg.arithmetic).name, args.seed, layers);
+  fmt::print("pool_cosim_tb: config {} ({}x{} {}), seed {}, {} random pooling layers{}\n", cfg.name, hw.rows, hw.cols,
+             arithmetic_info(cfg.arithmetic).name, args.seed, layers, backward ? ", backward pass" : "");
+  const auto draw = [&](std::mt19937_64& g) {
+    return backward ? tb::random_pool_backward_case(g, hw) : tb::random_pool_case(g, hw);
+  };
   std::mt19937_64 rng(args.seed);
-  for (std::uint64_t i = 0; i < skip; ++i) tb::random_pool_case(rng, hw);
+  for (std::uint64_t i = 0; i < skip; ++i) draw(rng);
   int failed = 0;
   std::uint64_t total_cycles = 0;
   for (std::uint64_t i = skip; i < skip + layers; ++i) {
-    const tb::PoolCase c = tb::random_pool_case(rng, hw);
+    const tb::PoolCase c = draw(rng);
     std::string why;
     std::uint64_t cycles = 0;
     try {
-      const Program prog = compile_pool(c.shape, cfg, c.options);
-      const std::vector<ElemBits> ifmap = tb::pool_ifmap(c, cfg.arithmetic);
-      const std::vector<AccBits> want = golden::pool(golden_pool_layer(c.shape), cfg.arithmetic, ifmap);
+      const tb::PoolCaseRun cr = tb::pool_case_run(c, cfg, backward);
+      const std::vector<AccBits>& want = cr.want;
       CosimOptions opt;
       opt.watchdog_cycles = 200'000;
-      const CosimResult r = cosim_program(prog, build_pool_dram_image(prog, ifmap), tb::timing_for(cfg, c.dram_seed), opt);
+      const CosimResult r = cosim_program(cr.prog, cr.image, tb::timing_for(cfg, c.dram_seed), opt);
       cycles = r.sc.cycles;
       if (r.first.found) {
         why = fmt::format("pins diverge at cycle {} on {}: SystemC {} / RTL {}", r.first.cycle, r.first.signal,
@@ -71,8 +77,8 @@ int main(int argc, char** argv) {
       continue;
     }
     ++failed;
-    fmt::print("  FAIL {:3} {}: {}\n       reproduce: {} --config {} --seed {} --skip {} --layers 1\n", i, c.describe(),
-               why, argv[0], config, args.seed, i);
+    fmt::print("  FAIL {:3} {}: {}\n       reproduce: {} --config {} --seed {} --skip {} --layers 1{}\n", i,
+               c.describe(), why, argv[0], config, args.seed, i, backward ? " --backward" : "");
   }
   fmt::print("pool_cosim_tb: {} of {} layers in lockstep and equal to the golden pooling ({} cycles in all)\n",
              layers - std::uint64_t(failed), layers, total_cycles);

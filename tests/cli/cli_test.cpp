@@ -407,3 +407,62 @@ TEST_CASE("run --op on a tensor: --expect passes within the bound and fails outs
   check_usage_error(d, "run --op maxpool --model golden --ifmap " + (d / "x.npy").string() + " --layer C=2,k=2",
                     {"'C'", "disagrees", "--ifmap"});
 }
+
+TEST_CASE("run --op --backward: dx of average pooling on the chip and of max pooling on the golden model, "
+          "against hand-computed gradients",
+          "[cli][pool]") {
+  const fs::path d = scratch_dir();
+  std::vector<float> x(16);
+  for (int i = 0; i < 16; ++i) x[std::size_t(i)] = 0.1f * float(i);
+  write_f32_npy(d / "x.npy", 4, 4, x);
+  write_f32_npy(d / "dy.npy", 2, 2, {1.0f, 2.0f, 3.0f, 4.0f});
+  // 2 x 2 average pooling, stride 2: each input receives its window's gradient / 4.
+  write_f32_npy(d / "dx_avg.npy", 4, 4,
+                {0.25f, 0.25f, 0.5f, 0.5f, 0.25f, 0.25f, 0.5f, 0.5f, 0.75f, 0.75f, 1.0f, 1.0f, 0.75f, 0.75f, 1.0f, 1.0f});
+  const fs::path rep = d / "bwd.json";
+  const Result avg = run_flycol("run --op avgpool --backward --model sc --layer N=1,C=1,H=4,W=4,k=2,s=2 --grad " +
+                                (d / "dy.npy").string() + " --expect " + (d / "dx_avg.npy").string() + " --ofmap " +
+                                (d / "dx.npy").string() + " --report " + rep.string() + " --check");
+  INFO(avg.out << avg.err);
+  CHECK(avg.code == 0);
+  CHECK(avg.out.find("bit-exact with the golden pooling's backward pass") != std::string::npos);
+  CHECK(fs::exists(d / "dx.npy"));
+  const YAML::Node j = YAML::LoadFile(rep.string());
+  CHECK(j["backward"].as<bool>());
+  CHECK(j["output"]["shape"][2].as<int>() == 4);
+  CHECK(j["expect"]["outside_bound"].as<int>() == 0);
+  CHECK(j["stats"]["pool_cycles"].as<std::uint64_t>() > 0);
+  // 3 x 3 windows, stride 1, padding 1, count_include_pad, dy all ones: a corner receives 4 shares
+  // of 1/9, an edge 6, the centre 9 (the overlapping windows' gather).
+  write_f32_npy(d / "ones.npy", 3, 3, std::vector<float>(9, 1.0f));
+  const float c = 4.0f / 9, e = 6.0f / 9;
+  write_f32_npy(d / "dx_overlap.npy", 3, 3, {c, e, c, e, 1.0f, e, c, e, c});
+  const Result overlap = run_flycol("run --op avgpool --backward --model sc --layer N=1,C=1,H=3,W=3,k=3,s=1,p=1,include_pad=1 "
+                                    "--grad " + (d / "ones.npy").string() + " --expect " +
+                                    (d / "dx_overlap.npy").string() + " --check");
+  INFO(overlap.out << overlap.err);
+  CHECK(overlap.code == 0);
+  // 2 x 2 max pooling, stride 2, on the golden model: the gradient goes to each block's largest
+  // input, its bottom-right element.
+  write_f32_npy(d / "dx_max.npy", 4, 4, {0, 0, 0, 0, 0, 1, 0, 2, 0, 0, 0, 0, 0, 3, 0, 4});
+  const Result max = run_flycol("run --op maxpool --backward --model golden --ifmap " + (d / "x.npy").string() +
+                                " --layer k=2,s=2 --grad " + (d / "dy.npy").string() + " --expect " +
+                                (d / "dx_max.npy").string() + " --check");
+  INFO(max.out << max.err);
+  CHECK(max.code == 0);
+  // The wrong gradient is outside the bound.
+  const Result bad = run_flycol("run --op avgpool --backward --model sc --layer N=1,C=1,H=4,W=4,k=2,s=2 --grad " +
+                                (d / "dy.npy").string() + " --expect " + (d / "dx_max.npy").string() + " --check");
+  CHECK(bad.code == 1);
+  CHECK(bad.out.find("OUTSIDE THE BOUND") != std::string::npos);
+  // What does not run on chip, and misuse, is refused with the reason.
+  check_usage_error(d, "run --op maxpool --backward --model sc --layer C=3,H=8,W=8,k=2", {"--backward", "golden model only"});
+  check_usage_error(d, "run --op avgpool --backward --model sc --config int8 --layer C=3,H=8,W=8,k=2",
+                    {"arithmetic", "as wide as elements"});
+  check_usage_error(d, "run --op avgpool --model golden --layer C=1,H=4,W=4,k=2,s=2 --grad " + (d / "dy.npy").string(),
+                    {"--grad", "--backward"});
+  check_usage_error(d, "run --backward --model golden --layer C=3,H=8,W=8,K=3,k=3", {"--backward", "pooling"});
+  check_usage_error(d, "run --op avgpool --backward --model golden --layer N=1,C=1,H=6,W=6,k=2,s=2 --grad " +
+                           (d / "dy.npy").string(),
+                    {"dy.npy", "[N][C][Ho][Wo]"});
+}
