@@ -28,6 +28,7 @@ struct TileBox {
   int ci = 0, c0 = 0, tc = 0;
   int ki = 0, kg0 = 0, nkg = 0;
   int q0 = 0, tq = 0;  // fused: the pooled output rows the tile's convolution rows feed
+  int p0 = 0, tp = 0;  // fused: the pooled output columns its convolution columns feed
 };
 
 // Residency of one ifmap or weight buffer: the tile it holds, the LD ordinal that loaded it and
@@ -142,20 +143,26 @@ public:
     }
   }
 
-  // A fused tile (section 16, "Fused convolution + pooling"): pooled rows q0..q0+tq-1 of image n,
-  // output channels of k tile ki, and the convolution rows they need over the whole width.
-  TileBox fused_box(int n, int qi, int ki, int ci) const {
+  // A fused tile (section 16, "Fused convolution + pooling"): pooled rows q0..q0+tq-1 and
+  // columns p0..p0+tp-1 of image n, output channels of k tile ki, and the convolution rows and
+  // columns they need.
+  TileBox fused_box(int n, int qi, int pi, int ki, int ci) const {
     const FusedPooling& f = *p_.fused;
     const Layer& g = f.geometry;
     TileBox b;
     b.n = n;
     b.q0 = qi * f.tq;
     b.tq = std::min(f.tq, g.ho() - b.q0);
+    b.p0 = pi * f.tp;
+    b.tp = std::min(f.tp, g.wo() - b.p0);
     const int iy0 = b.q0 * g.sy - g.pt;  // the tile's first row, in convolution output rows
     b.yi = qi;
     b.oy0 = std::max(0, iy0);
     b.th = std::min(l_.ho(), iy0 + (b.tq - 1) * g.sy + g.extent_y()) - b.oy0;
-    b.xi = 0; b.ox0 = 0; b.tw = l_.wo();
+    const int ix0 = b.p0 * g.sx - g.pl;  // the tile's first column, in convolution output columns
+    b.xi = pi;
+    b.ox0 = std::max(0, ix0);
+    b.tw = std::min(l_.wo(), ix0 + (b.tp - 1) * g.sx + g.extent_x()) - b.ox0;
     b.ci = ci; b.c0 = ci * p_.plan.tc; b.tc = std::min(p_.plan.tc, l_.c - b.c0);
     b.ki = ki; b.kg0 = ki * p_.plan.n_kg; b.nkg = std::min(p_.plan.n_kg, ceil_div(l_.k, hw_.cols) - b.kg0);
     return b;
@@ -171,13 +178,16 @@ private:
     const Layer& g = f.geometry;
     const int k0 = t.kg0 * hw_.cols;
     const int tc = std::min(l_.k, k0 + t.nkg * hw_.cols) - k0;
-    const std::string note = fmt::format("n={} pooled oy={}..{} k={}..{} (convolution rows {}..{})", t.n, t.q0,
-                                         t.q0 + t.tq - 1, k0, k0 + tc - 1, t.oy0, t.oy0 + t.th - 1);
+    const std::string note = fmt::format("n={} pooled oy={}..{} ox={}..{} k={}..{} (convolution rows {}..{}, columns "
+                                         "{}..{})",
+                                         t.n, t.q0, t.q0 + t.tq - 1, t.p0, t.p0 + t.tp - 1, k0, k0 + tc - 1, t.oy0,
+                                         t.oy0 + t.th - 1, t.ox0, t.ox0 + t.tw - 1);
     // The pooling tile as a LOAD from the convolution's output would lay it out.
-    const hw::DmaDesc in = ifmap_tile_load(g, hw_, TilePlan{}, 0, t.n, t.q0, t.tq, 0, g.wo(), k0, tc);
-    if (int(in.n_rows) != t.th || in.row_len > std::uint32_t(l_.wo()))
-      throw std::logic_error(fmt::format("compiler bug: fused tile of {} rows x {} columns for {} convolution rows",
-                                         in.n_rows, in.row_len, t.th));
+    const hw::DmaDesc in = ifmap_tile_load(g, hw_, TilePlan{}, 0, t.n, t.q0, t.tq, t.p0, t.tp, k0, tc);
+    if (int(in.n_rows) != t.th || int(in.row_len) != t.tw)
+      throw std::logic_error(fmt::format("compiler bug: fused tile of {} rows x {} columns for {} x {} convolution "
+                                         "outputs",
+                                         in.n_rows, in.row_len, t.th, t.tw));
     const std::uint64_t eb = std::uint64_t(hw_.elem_bytes());
     const std::uint64_t row_w = std::uint64_t(in.pad_left) + in.row_len + in.pad_right;
     const std::uint64_t rows = std::uint64_t(in.pad_top) + in.n_rows + in.pad_bottom;
@@ -221,12 +231,12 @@ private:
     if (p_.plan.flat) {
       // Flat contexts: the tile's outputs follow each other row after row in the psum buffer, the
       // packed rows of section 7.5 (a plane is th*Wo outputs and the tail to a whole word).
-      if (in.row_len != std::uint32_t(l_.wo()))
+      if (in.row_len != std::uint32_t(l_.wo()) || t.tw != l_.wo())
         throw std::logic_error("compiler bug: a flat fused tile must move whole convolution rows");
       const int n = t.th * l_.wo();
       m.tail = std::uint32_t(ceil_div(n, hw_.rows) * hw_.rows - n);
     } else {
-      m.pad_right = std::uint32_t(ceil_div(l_.wo(), hw_.rows) * hw_.rows) - in.row_len;
+      m.pad_right = std::uint32_t(ceil_div(t.tw, hw_.rows) * hw_.rows) - in.row_len;  // the tile's psum rows
     }
     emit(move, note + " move");
     conv_ps.last_ps = ps_;
@@ -234,7 +244,7 @@ private:
 
     hw::Command run;
     run.op = hw::Opcode::Run;
-    run.run = pool_tile_run(f.pool, g, hw_, t.q0, t.tq, 0, g.wo(), tc);
+    run.run = pool_tile_run(f.pool, g, hw_, t.q0, t.tq, t.p0, t.tp, tc);
     run.run.ifmap_buf = std::uint8_t(ib);
     run.run.psum_buf = std::uint8_t(pool_pb);
     // It reads no weight, but the tops keep its weight buffer from the DMA while it runs: name the
@@ -250,7 +260,7 @@ private:
     hw::Command store;
     store.op = hw::Opcode::StorePsums;
     store.wait_ex = ex_;
-    store.dma = pool_tile_store(g, hw_, p_.dram.ofmap_base, t.n, t.q0, t.tq, 0, g.wo(), k0, tc);
+    store.dma = pool_tile_store(g, hw_, p_.dram.ofmap_base, t.n, t.q0, t.tq, t.p0, t.tp, k0, tc);
     store.dma.buf = std::uint8_t(pool_pb);
     emit(store, note + " store");
     pool_ps.last_ps = ps_;
@@ -402,18 +412,22 @@ void emit_fused_program(Program& p) {
   const TilePlan& t = p.plan;
   // The convolution always accumulates into psum buffer 0 and the pooling writes buffer 1, so the
   // next tile's convolution waits only for the move. k_outer: a k tile's weight slices stay
-  // resident over its row tiles when they fit the weight buffers (the ifmap is reloaded per k tile).
-  const auto tile = [&](int n, int qi, int ki) {
-    for (int ci = 0; ci < t.tiles_c; ++ci) e.step(e.fused_box(n, qi, ki, ci), ci > 0, false, ci == t.tiles_c - 1, 0);
+  // resident over its row and column tiles when they fit the weight buffers (the ifmap is
+  // reloaded per k tile).
+  const auto tile = [&](int n, int qi, int pi, int ki) {
+    for (int ci = 0; ci < t.tiles_c; ++ci)
+      e.step(e.fused_box(n, qi, pi, ki, ci), ci > 0, false, ci == t.tiles_c - 1, 0);
   };
   if (t.order == "k_outer") {
     for (int ki = 0; ki < t.tiles_k; ++ki)
       for (int n = 0; n < p.layer.n; ++n)
-        for (int qi = 0; qi < t.tiles_h; ++qi) tile(n, qi, ki);
+        for (int qi = 0; qi < t.tiles_h; ++qi)
+          for (int pi = 0; pi < t.tiles_w; ++pi) tile(n, qi, pi, ki);
   } else {
     for (int n = 0; n < p.layer.n; ++n)
       for (int qi = 0; qi < t.tiles_h; ++qi)
-        for (int ki = 0; ki < t.tiles_k; ++ki) tile(n, qi, ki);
+        for (int pi = 0; pi < t.tiles_w; ++pi)
+          for (int ki = 0; ki < t.tiles_k; ++ki) tile(n, qi, pi, ki);
   }
   p.runs = int(std::count_if(p.commands.begin(), p.commands.end(),
                              [](const hw::Command& c) { return c.op == hw::Opcode::Run; }));

@@ -93,6 +93,9 @@ struct FusedPooling {
   PoolShape pool;
   Layer geometry;
   int tq = 1;
+  // Pooled output columns of a full tile (geometry.wo(): the whole width; fewer: column tiles,
+  // whose convolution columns overlap where the windows do, as the rows' do).
+  int tp = 0;
 };
 
 struct Program {
@@ -108,8 +111,9 @@ struct Program {
   // geometry its tiles follow (K = C), there are no weights.
   hw::PoolOp pool = hw::PoolOp::None;
   // Set: a fused convolution + pooling program. `layer` is the convolution; the DRAM ofmap is the
-  // pooled [N][K][Hp][Wp] (fused->geometry's output), and the plan's th is the convolution rows
-  // of a full tile (tiles_h: the tiles of fused->tq pooled rows).
+  // pooled [N][K][Hp][Wp] (fused->geometry's output), and the plan's th and tw are the convolution
+  // rows and columns of a full tile (tiles_h, tiles_w: the tiles of fused->tq pooled rows and
+  // fused->tp pooled columns).
   std::optional<FusedPooling> fused;
   // Set: the backward pass of an average pooling (sim/compiler/pool_backward_compiler.h). The DRAM
   // ifmap is the output gradient [N][C][Ho][Wo], the ofmap the input gradient [N][C][H][W];

@@ -1,11 +1,12 @@
 // The fused convolution + pooling lowering (docs/microarchitecture.md section 16, "Fused
 // convolution + pooling"): a convolution followed by a pooling of its output compiles to one
 // program whose convolution tiles are pooled on chip before anything is stored. Per tile of
-// pooled output rows (whole width) and output channels: the convolution's channel slices into
+// pooled output rows and columns (the whole width, or column tiles) and output channels: the
+// convolution's channel slices into
 // psum buffer 0, a padding fill of the pooling tile when its windows reach beyond the
 // convolution's rows, the move of the outputs into an ifmap buffer (STORE_PSUMS into the ifmap
 // buffer, section 7.6), a pooling RUN into psum buffer 1 and the store of the pooled rows. The
-// convolution rows two tiles' windows share (3 x 3 stride 2: one) are computed twice.
+// convolution rows and columns two tiles' windows share (3 x 3 stride 2: one) are computed twice.
 #pragma once
 
 #include <functional>
@@ -17,9 +18,9 @@
 namespace flycol {
 
 // Tile sizes forced by the user (0: the compiler chooses): input channels per slice, output
-// channel groups of array.cols, pooled output rows per tile.
+// channel groups of array.cols, pooled output rows and columns per tile.
 struct FusedCompileOptions {
-  int tile_c = 0, tile_kg = 0, tile_q = 0;
+  int tile_c = 0, tile_kg = 0, tile_q = 0, tile_p = 0;
   // "output_stationary" (pooled row tiles outermost, then k tiles, then channel slices) or
   // "k_outer" (k tiles outermost: a k tile's weights stay resident over the row tiles when they
   // fit); empty: both are scored.

@@ -314,8 +314,11 @@ Json pool_json(const NetworkRun& r) {
 // --- Fused convolution + pooling (docs/networks.md, "Fused convolution + pooling") ---
 
 std::string fused_plan_text(const FusedRun& f) {
-  return fmt::format("Tc={}:{} n_kg={}:{} Tq={}:{} (conv rows {})", f.plan.tc, f.plan.tiles_c, f.plan.n_kg,
-                     f.plan.tiles_k, f.tq, f.plan.tiles_h, f.plan.th);
+  // Tp (pooled columns per tile) only for column tiles: whole-width plans read as before.
+  const std::string cols = f.plan.tiles_w > 1 ? fmt::format(" Tp={}:{}", f.tp, f.plan.tiles_w) : std::string();
+  return fmt::format("Tc={}:{} n_kg={}:{} Tq={}:{}{} (conv rows {}{})", f.plan.tc, f.plan.tiles_c, f.plan.n_kg,
+                     f.plan.tiles_k, f.tq, f.plan.tiles_h, cols, f.plan.th,
+                     f.plan.tiles_w > 1 ? fmt::format(", columns {}", f.plan.tw) : std::string());
 }
 // DRAM bytes the fused program saves against the two separate runs (negative: it moves more).
 double saved_mb(const RunStats& unfused, const RunStats& fused) {
@@ -378,6 +381,8 @@ Json fused_json(const NetworkRun& r) {
     pl["tile_c"] = f.plan.tc, pl["tiles_c"] = f.plan.tiles_c;
     pl["tile_kg"] = f.plan.n_kg, pl["tiles_k"] = f.plan.tiles_k;
     pl["tile_q"] = f.tq, pl["tiles_q"] = f.plan.tiles_h;
+    pl["tile_p"] = f.tp, pl["tiles_p"] = f.plan.tiles_w;
+    pl["conv_cols"] = f.plan.tw;
     pl["conv_rows"] = f.plan.th;
     pl["commands"] = std::uint64_t(f.commands);
     l["cycles"] = f.stats.cycles;

@@ -173,6 +173,7 @@ void run_fusions(NetworkRun& r, const Network& net, const Config& cfg, const Run
     F.fused = true;
     F.plan = prog.plan;
     F.tq = prog.fused->tq;
+    F.tp = prog.fused->tp;
     F.commands = prog.commands.size();
     F.analytic = model.run(prog).stats;
     F.stats = F.analytic;

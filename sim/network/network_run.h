@@ -139,6 +139,7 @@ struct FusedRun {
   std::string refused;
   TilePlan plan;            // the convolution's tiles (plan.th: convolution rows of a full tile)
   int tq = 0;               // pooled output rows per tile
+  int tp = 0;               // pooled output columns per tile (the pooled width: whole rows)
   std::size_t commands = 0;
   RunStats stats;           // the fused program, by the model reported (sc with --model sc or both)
   RunStats analytic;        // the fused program, the analytic model

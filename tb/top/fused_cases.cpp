@@ -11,11 +11,11 @@ namespace flycol::tb {
 
 std::string FusedCase::describe() const {
   const PoolShape& s = pool;
-  return fmt::format("conv {} + {} k={}x{},s={}x{},d={}x{},p={}/{}/{}/{},ceil={},include_pad={} tile(c={},kg={},q={}) "
+  return fmt::format("conv {} + {} k={}x{},s={}x{},d={}x{},p={}/{}/{}/{},ceil={},include_pad={} tile(c={},kg={},q={},p={}) "
                      "operands={}",
                      conv.spec(), s.op == hw::PoolOp::Max ? "maxpool" : "avgpool", s.ky, s.kx, s.sy, s.sx, s.dy, s.dx,
                      s.pt, s.pl, s.pb, s.pr, int(s.ceil_mode), int(s.count_include_pad), options.tile_c,
-                     options.tile_kg, options.tile_q, operand_class_name(operands));
+                     options.tile_kg, options.tile_q, options.tile_p, operand_class_name(operands));
 }
 
 FusedCase random_fused_case(std::mt19937_64& rng, const Config& cfg) {
@@ -75,6 +75,7 @@ FusedCase random_fused_case(std::mt19937_64& rng, const Config& cfg) {
   if (chance(0.15)) c.options.tile_c = 1;
   if (chance(0.15)) c.options.tile_kg = 1;
   if (chance(0.2)) c.options.tile_q = pick(1, c.pool.ho());
+  if (chance(0.25)) c.options.tile_p = pick(1, c.pool.wo());  // column tiles
   try {  // forced sizes that do not fit are dropped, not reported
     (void)compile_fused(c.conv, c.pool, cfg, c.options);
   } catch (const std::exception&) {

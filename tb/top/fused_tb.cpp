@@ -40,8 +40,8 @@ using namespace flycol;
 namespace {
 
 // The analytic model's total cycles against SystemC's, per layer (the configuration's DRAM): the
-// issue's 2 %. The worst over 150 random layers per configuration (seeds 5 and 11) is 0.70 %
-// (npot6x10); it was 4.2 % while the move counted a lost cycle per LD write instead of replaying
+// issue's 2 %. The worst over 150 random layers per configuration on six configurations (seeds 5
+// and 11, a quarter of them with forced column tiles) is 0.70 % (fornt16); it was 4.2 % while the move counted a lost cycle per LD write instead of replaying
 // its chunks around them, 11.8 % before those writes were modelled at all (sim/analytic/README.md,
 // "The move of a fused tile").
 constexpr double kMaxCycleError = 0.02;
