@@ -387,12 +387,7 @@ int run_pool_command(const RunArgs& a) {
       throw InputError(a.grad, "", fmt::format("element type {} does not suit the {} configuration, which takes integer tensors "
                                                "(int8, int16 or int32 with values in its range): quantize the data first",
                                                dtype_name(dy.dtype), arithmetic_info(arith).name));
-    const std::vector<ElemBits> e = to_elements(dy, arith, a.grad, &rdy);
-    given_grad.resize(e.size());
-    for (std::size_t i = 0; i < e.size(); ++i)
-      given_grad[i] = arith == Arithmetic::fp16   ? AccBits(e[i])
-                      : arith == Arithmetic::int8 ? AccBits(std::int32_t(std::int8_t(std::uint8_t(e[i]))))
-                                                  : AccBits(std::int32_t(std::int16_t(e[i])));
+    given_grad = elements_as_accumulators(to_elements(dy, arith, a.grad, &rdy), arith);
     pr.given_grad = &given_grad;
   } else if (a.backward && !a.ifmap.empty()) {
     throw InputError("--ifmap", "", "with --backward a run on tensors needs the output gradient: add --grad DY.npy");

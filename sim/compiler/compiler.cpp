@@ -343,19 +343,8 @@ private:
     return c;
   }
 
-  void emit(hw::Command c, const std::string& note) {
-    switch (hw::engine_of(c.op)) {
-      case hw::Engine::LD: ++ld_; break;
-      case hw::Engine::EX: ++ex_; break;
-      case hw::Engine::PS: ++ps_; break;
-    }
-    const std::string bad = command_field_violation(c, hw_);
-    if (!bad.empty())  // tiling.cpp rejects every layer that could get here
-      throw std::logic_error(fmt::format("compiler bug: command #{} ({}) has {}", p_.commands.size(),
-                                         c.to_string(), bad));
-    p_.commands.push_back(c);
-    p_.notes.push_back(note);
-  }
+  // tiling.cpp rejects every layer whose commands could overflow a field.
+  void emit(const hw::Command& c, const std::string& note) { append_command(p_, c, note, ld_, ex_, ps_); }
 
   Program& p_;
   const Layer& l_;
@@ -440,6 +429,20 @@ std::uint64_t dma_bytes(const hw::DmaDesc& d, int elem_bytes) {
 }
 
 }  // namespace
+
+void append_command(Program& p, const hw::Command& c, const std::string& note, std::uint32_t& ld, std::uint32_t& ex,
+                    std::uint32_t& ps) {
+  switch (hw::engine_of(c.op)) {
+    case hw::Engine::LD: ++ld; break;
+    case hw::Engine::EX: ++ex; break;
+    case hw::Engine::PS: ++ps; break;
+  }
+  const std::string bad = command_field_violation(c, p.hw);
+  if (!bad.empty())
+    throw std::logic_error(fmt::format("compiler bug: command #{} ({}) has {}", p.commands.size(), c.to_string(), bad));
+  p.commands.push_back(c);
+  p.notes.push_back(note);
+}
 
 hw::DmaDesc ifmap_tile_load(const Layer& l, const hw::HwParams& hw, const TilePlan& plan, std::uint64_t ifmap_base,
                             int n, int oy0, int th, int ox0, int tw, int c0, int tc) {

@@ -128,6 +128,12 @@ struct Program {
   std::string listing() const;
 };
 
+// Appends `c` with its note to `p`'s stream and counts it in its engine's counter (ld, ex or ps:
+// the ordinals wait thresholds name). A command field out of its range is a compiler bug (the
+// emitters' tilings are checked before): std::logic_error naming the command.
+void append_command(Program& p, const hw::Command& c, const std::string& note, std::uint32_t& ld, std::uint32_t& ex,
+                    std::uint32_t& ps);
+
 // Bytes the DMA descriptors of a program move, per tensor (section 13's DRAM counters).
 struct DramTraffic {
   std::uint64_t ifmap = 0, weights = 0, psums_in = 0, ofmap = 0;  // ofmap: every STORE_PSUMS

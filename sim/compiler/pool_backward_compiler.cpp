@@ -17,7 +17,6 @@
 #include "sim/compiler/pool_backward_compiler.h"
 
 #include <algorithm>
-#include <functional>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -120,21 +119,13 @@ public:
     if (t.tc > 1 && !q.grid_ok) return false;
     if (q.gather_words > hw_.ifmap_depth) return false;
     if (std::int64_t(t.tc) * q.gather_win.ncy * q.gather_win.ncx > hw_.psum_depth) return false;
-    std::vector<hw::Command> probe;
-    hw::Command g;
-    g.op = hw::Opcode::Run;
-    g.run = q.gather_run;
-    probe.push_back(g);
+    std::vector<hw::Command> probe = {run_of(q.gather_run, kGatherBuf, kGatherPsum), fill_of(q)};
     if (q.ry.n > 0 && q.rx.n > 0) {
       if (q.share_win.words > hw_.ifmap_depth) return false;
       if (std::int64_t(t.tc) * q.share_win.ncy * q.share_win.ncx > hw_.psum_depth) return false;
-      hw::Command r;
-      r.op = hw::Opcode::Run;
-      r.run = q.share_run;
-      probe.push_back(r);
+      probe.push_back(run_of(q.share_run, kShareBuf, kSharePsum));
       probe.push_back(move_of(t, q));
     }
-    probe.push_back(fill_of(q));
     for (const hw::Command& c : probe)
       if (!command_field_violation(c, hw_).empty()) return false;
     return true;
@@ -157,11 +148,7 @@ public:
       load.dma.buf = kShareBuf;
       emit(load, note + " dy");
 
-      hw::Command run;
-      run.op = hw::Opcode::Run;
-      run.run = q.share_run;
-      run.run.ifmap_buf = kShareBuf;
-      run.run.psum_buf = kSharePsum;
+      hw::Command run = run_of(q.share_run, kShareBuf, kSharePsum);
       run.wait_ld = ld_;
       run.wait_ps = last_drain_[kSharePsum];
       emit(run, note + " shares");
@@ -184,11 +171,7 @@ public:
       move_ps = ps_;
     }
 
-    hw::Command run;
-    run.op = hw::Opcode::Run;
-    run.run = q.gather_run;
-    run.run.ifmap_buf = kGatherBuf;
-    run.run.psum_buf = kGatherPsum;
+    hw::Command run = run_of(q.gather_run, kGatherBuf, kGatherPsum);
     run.wait_ld = fill_ld;
     run.wait_ps = std::max(move_ps, last_drain_[kGatherPsum]);
     emit(run, note + " gather");
@@ -205,6 +188,16 @@ public:
 
 private:
   static constexpr std::uint8_t kShareBuf = 0, kGatherBuf = 1, kSharePsum = 0, kGatherPsum = 1;
+
+  // A RUN command of `r` from ifmap buffer ib into psum buffer pb (waits left to the caller).
+  static hw::Command run_of(const hw::RunDesc& r, std::uint8_t ib, std::uint8_t pb) {
+    hw::Command c;
+    c.op = hw::Opcode::Run;
+    c.run = r;
+    c.run.ifmap_buf = ib;
+    c.run.psum_buf = pb;
+    return c;
+  }
 
   // +0 over every buffer element the gather reads (no memory request).
   hw::Command fill_of(const Plan& q) const {
@@ -247,19 +240,8 @@ private:
     return m;
   }
 
-  void emit(const hw::Command& c, const std::string& note) {
-    switch (hw::engine_of(c.op)) {
-      case hw::Engine::LD: ++ld_; break;
-      case hw::Engine::EX: ++ex_; break;
-      case hw::Engine::PS: ++ps_; break;
-    }
-    const std::string bad = command_field_violation(c, hw_);
-    if (!bad.empty())  // fits() rejects every tiling that could get here
-      throw std::logic_error(fmt::format("compiler bug: backward pooling command #{} ({}) has {}", p_.commands.size(),
-                                         c.to_string(), bad));
-    p_.commands.push_back(c);
-    p_.notes.push_back(note);
-  }
+  // fits() rejects every tiling whose commands could overflow a field.
+  void emit(const hw::Command& c, const std::string& note) { append_command(p_, c, note, ld_, ex_, ps_); }
 
   Program& p_;
   const PoolShape& s_;
@@ -271,15 +253,6 @@ private:
   std::uint32_t last_drain_[2] = {0, 0};   // per psum buffer: the PS count of the command that emptied it
 };
 
-int largest(int lo, int hi, const std::function<bool(int)>& fits) {
-  if (!fits(lo)) return 0;
-  while (lo < hi) {  // fits(lo) holds
-    const int mid = lo + (hi - lo + 1) / 2;
-    if (fits(mid)) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
 
 }  // namespace
 
@@ -364,8 +337,8 @@ Program compile_pool_backward(const PoolShape& s, const Config& config, const Po
     const int th0 = options.tile_h ? options.tile_h : 1, tc0 = options.tile_c ? options.tile_c : 1;
     if (!fits(tc0, th0, w)) continue;
     tw = w;
-    th = options.tile_h ? options.tile_h : largest(1, s.h, [&](int v) { return fits(tc0, v, w); });
-    tc = options.tile_c ? options.tile_c : largest(1, s.c, [&](int v) { return fits(v, th, w); });
+    th = options.tile_h ? options.tile_h : largest_fitting(1, s.h, [&](int v) { return fits(tc0, v, w); });
+    tc = options.tile_c ? options.tile_c : largest_fitting(1, s.c, [&](int v) { return fits(v, th, w); });
     break;
   }
   if (tw == 0)

@@ -4,7 +4,6 @@
 #include "sim/compiler/pool_compiler.h"
 
 #include <algorithm>
-#include <functional>
 
 #include <fmt/format.h>
 
@@ -31,15 +30,6 @@ int out_size(int in, int pad_begin, int pad_end, int extent, int stride, bool ce
 }
 
 
-int largest(int lo, int hi, const std::function<bool(int)>& fits) {
-  if (!fits(lo)) return 0;
-  while (lo < hi) {  // fits(lo) holds
-    const int mid = lo + (hi - lo + 1) / 2;
-    if (fits(mid)) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
 
 struct Tile {
   int n = 0, oy0 = 0, th = 0, ox0 = 0, tw = 0, c0 = 0, tc = 0;
@@ -88,19 +78,8 @@ public:
   }
 
 private:
-  void emit(const hw::Command& c, const std::string& note) {
-    switch (hw::engine_of(c.op)) {
-      case hw::Engine::LD: ++ld_; break;
-      case hw::Engine::EX: ++ex_; break;
-      case hw::Engine::PS: ++ps_; break;
-    }
-    const std::string bad = command_field_violation(c, hw_);
-    if (!bad.empty())  // fits() rejects every tiling that could get here
-      throw std::logic_error(fmt::format("compiler bug: pooling command #{} ({}) has {}", p_.commands.size(),
-                                         c.to_string(), bad));
-    p_.commands.push_back(c);
-    p_.notes.push_back(note);
-  }
+  // fits() rejects every tiling whose commands could overflow a field.
+  void emit(const hw::Command& c, const std::string& note) { append_command(p_, c, note, ld_, ex_, ps_); }
 
   Program& p_;
   const PoolShape& s_;
@@ -287,8 +266,8 @@ Program compile_pool(const PoolShape& s, const Config& config, const PoolCompile
     if (!fits(tc0, th0, w)) continue;
     tw = w;
     // The most output rows (fewer halo rows loaded twice), then the most channels.
-    th = options.tile_h ? options.tile_h : largest(1, ho, [&](int v) { return fits(tc0, v, w); });
-    tc = options.tile_c ? options.tile_c : largest(1, s.c, [&](int v) { return fits(v, th, w); });
+    th = options.tile_h ? options.tile_h : largest_fitting(1, ho, [&](int v) { return fits(tc0, v, w); });
+    tc = options.tile_c ? options.tile_c : largest_fitting(1, s.c, [&](int v) { return fits(v, th, w); });
     break;
   }
   if (tw == 0)

@@ -148,15 +148,6 @@ void validate_options(const Layer& l, const hw::HwParams& hw, const CompileOptio
                                  l.wo()));
 }
 
-// Largest v in [lo, hi] with fits(v), given fits(lo) and fits monotone (true up to a limit).
-int largest_fitting(int lo, int hi, const std::function<bool(int)>& fits) {
-  while (lo < hi) {
-    const int mid = lo + (hi - lo + 1) / 2;
-    if (fits(mid)) lo = mid; else hi = mid - 1;
-  }
-  return lo;
-}
-
 }  // namespace
 
 std::string layer_source(const Layer& l) { return fmt::format("layer '{}' ({})", l.name, l.spec()); }

@@ -234,12 +234,7 @@ PoolOutcome run_pool(const PoolRequest& req) {
     as_conv.n = l.n, as_conv.c = l.c, as_conv.h = l.ho(), as_conv.w = l.wo(), as_conv.k = 1;
     OperandDistribution dist;
     dist.operand_class = req.operands;
-    const std::vector<ElemBits> e = make_random_operands(as_conv, arith, req.seed + 1, dist).ifmap;
-    r.grad.resize(e.size());
-    for (std::size_t i = 0; i < e.size(); ++i)
-      r.grad[i] = arith == Arithmetic::fp16 ? AccBits(e[i])
-                  : arith == Arithmetic::int8 ? AccBits(std::int32_t(std::int8_t(std::uint8_t(e[i]))))
-                                              : AccBits(std::int32_t(std::int16_t(e[i])));
+    r.grad = elements_as_accumulators(make_random_operands(as_conv, arith, req.seed + 1, dist).ifmap, arith);
   }
   const auto t0 = std::chrono::steady_clock::now();
   r.output = req.backward ? golden::pool_backward(l, arith, r.ifmap, r.grad) : golden::pool(l, arith, r.ifmap);

@@ -165,6 +165,15 @@ double acc_value(AccBits v, Arithmetic a) {
   return double(std::int32_t(v));
 }
 
+std::vector<AccBits> elements_as_accumulators(const std::vector<ElemBits>& e, Arithmetic a) {
+  std::vector<AccBits> out(e.size());
+  for (std::size_t i = 0; i < e.size(); ++i)
+    out[i] = a == Arithmetic::fp16   ? AccBits(e[i])
+             : a == Arithmetic::int8 ? AccBits(std::int32_t(std::int8_t(std::uint8_t(e[i]))))
+                                     : AccBits(std::int32_t(std::int16_t(e[i])));
+  return out;
+}
+
 std::uint64_t checksum(const std::vector<AccBits>& out, Arithmetic a) {
   const int bytes = a == Arithmetic::fp16 ? 2 : 4;
   std::uint64_t h = 0xCBF29CE484222325ull;

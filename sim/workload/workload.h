@@ -71,6 +71,11 @@ ConvOperands make_random_operands(const Layer& layer, Arithmetic arithmetic, std
 double elem_value(ElemBits e, Arithmetic a);
 double acc_value(AccBits v, Arithmetic a);
 
+// The accumulator words holding the elements' values (binary16 unchanged, int8 / int16
+// sign-extended to int32): an element tensor given where the accumulator type is expected (an
+// output gradient).
+std::vector<AccBits> elements_as_accumulators(const std::vector<ElemBits>& e, Arithmetic a);
+
 // FNV-1a 64 over the accumulator bits (2 bytes per element for fp16, 4 for int32), little endian.
 std::uint64_t checksum(const std::vector<AccBits>& out, Arithmetic a);
 

@@ -79,16 +79,7 @@ std::vector<AccBits> pool_grad(const PoolCase& c, Arithmetic arith) {
   PoolCase on_out = c;
   on_out.shape.h = c.shape.ho();
   on_out.shape.w = c.shape.wo();
-  const std::vector<ElemBits> e = pool_ifmap(on_out, arith);
-  std::vector<AccBits> g(e.size());
-  for (std::size_t i = 0; i < e.size(); ++i) {
-    switch (arith) {
-      case Arithmetic::fp16: g[i] = AccBits(e[i]); break;
-      case Arithmetic::int8: g[i] = AccBits(std::int32_t(std::int8_t(std::uint8_t(e[i])))); break;
-      case Arithmetic::int16: g[i] = AccBits(std::int32_t(std::int16_t(e[i]))); break;
-    }
-  }
-  return g;
+  return elements_as_accumulators(pool_ifmap(on_out, arith), arith);
 }
 
 PoolCaseRun pool_case_run(const PoolCase& c, const Config& cfg, bool backward) {
