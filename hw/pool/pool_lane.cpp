@@ -23,6 +23,7 @@ PoolLaneIn PoolLane::inputs() const {
   in.elem = in_elem_i.read();
   in.avg = op_i.read();
   in.count = count_i.read();
+  in.pow2 = pow2_i.read();
   return in;
 }
 

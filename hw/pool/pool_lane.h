@@ -22,6 +22,7 @@ SC_MODULE(PoolLane) {
   sc_core::sc_in<elem_t> in_elem_i{"in_elem_i"};     // element bits (EW wide)
   sc_core::sc_in<bool> op_i{"op_i"};                 // 0 max, 1 average
   sc_core::sc_in<std::uint32_t> count_i{"count_i"};  // divisor, with the last element of an average window
+  sc_core::sc_in<bool> pow2_i{"pow2_i"};             // ... and whether it is 0 or 2^k: a one-cycle divider
   sc_core::sc_out<bool> out_valid_o{"out_valid_o"};  // a window's result, for one cycle
   sc_core::sc_out<acc_t> out_value_o{"out_value_o"}; // binary16, or int32 sign-extended
 

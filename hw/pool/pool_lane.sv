@@ -6,8 +6,10 @@
 //   * average: the exact sum of the window (binary16: a signed fixed-point sum in units of 2^-24
 //     with NaN / +Inf / -Inf flags; int8 / int16: a 40-bit integer sum), handed at the edge that
 //     takes the last element to an iterative restoring divider of D = 41 (binary16) or 32 (int)
-//     steps, one quotient bit per cycle whatever the values. The divider holds one window while
-//     the accumulator takes the next; only the last element of an average window can wait for it.
+//     steps, one quotient bit per cycle whatever the values; with pow2_i (the divisor is 0 or a
+//     power of two) the quotient and remainder are loaded shifted and masked instead, and D = 1.
+//     The divider holds one window while the accumulator takes the next; only the last element of
+//     an average window can wait for it.
 // The divider is a remainder register and one shift register that holds the dividend bits still to
 // come at its top and the quotient bits found so far at its bottom. Its last step cycle also
 // rounds (binary16: once, to nearest even) and applies the specials, and the result register
@@ -32,6 +34,8 @@ module pool_lane #(
                                             // within a window
   input  logic [16:0]         count_i,      // with the last element of an average window: its divisor,
                                             // 0..65536
+  input  logic                pow2_i,       // with the last element of an average window: count_i is 0 or
+                                            // a power of two; the divider shifts, in one step
   output logic                out_valid_o,  // a window's result, for one cycle
   output logic [AccBits-1:0]  out_value_o   // the result: binary16, or int32 (int8 / int16 sign-extended);
                                             // holds the last result while out_valid_o is low
@@ -72,6 +76,7 @@ module pool_lane #(
   logic                   dninf_q, dninf_d;  // ... its -Inf flag
   logic                   dcnt0_q, dcnt0_d;  // ... its count is 0
   logic                   dovf_q, dovf_d;    // ... its quotient does not fit in Steps bits
+  logic                   dpow2_q, dpow2_d;  // ... was loaded shifted (pow2_i): quo_q, rem_q are final
   logic                   out_valid_q, out_valid_d;
   logic [AccBits-1:0]     out_value_q, out_value_d;
 
@@ -110,7 +115,12 @@ module pool_lane #(
   logic [RemBits-1:0] trial_diff; // trial - divisor (used when it fits: below the divisor)
   logic [RemBits-1:0] rem_step;   // the remainder after this cycle's step
   logic [Steps-1:0]   quo_step;   // the shift register after this cycle's step
-  logic [AccBits-1:0] div_res;    // the average from rem_step / quo_step (used in the last step)
+  logic [AccBits-1:0] div_res;    // the average from quo_fin / rem_fin (used in the last step)
+  logic [4:0]         shift;      // pow2_i: log2 of the divisor (0 for a divisor of 0)
+  logic [Steps-1:0]   quo_pow2;   // pow2_i: the quotient, dividend >> shift
+  logic [RemBits-1:0] rem_pow2;   // pow2_i: the remainder, the dividend's bits below the shift
+  logic [Steps-1:0]   quo_fin;    // the quotient in the last step: quo_q when loaded shifted, else quo_step
+  logic [RemBits-1:0] rem_fin;    // the remainder, likewise
 
   if (IsFp16) begin : gen_fp16
     logic        sgn;
@@ -159,8 +169,8 @@ module pool_lane #(
     logic [14:0]      res_mag;
 
     always_comb begin
-      q = quo_step;
-      sticky_r = rem_step != '0;
+      q = quo_fin;
+      sticky_r = rem_fin != '0;
       lz = 6'd0;
       for (int i = 0; i < Steps; i++) begin
         if (q[i]) lz = 6'(Steps - 1 - i);  // the highest one is the last to assign
@@ -210,13 +220,13 @@ module pool_lane #(
     // q = floor((2|s| + n) / (2n)); the sign of s after; a count of 0 gives 0.
     always_comb begin
       if (dcnt0_q) div_res = '0;
-      else if (dneg_q) div_res = AccBits'(0) - quo_step;
-      else div_res = quo_step;
+      else if (dneg_q) div_res = AccBits'(0) - quo_fin;
+      else div_res = quo_fin;
     end
 
     // The remainder and the flags of the binary16 average are not needed here.
     logic unused_int;
-    assign unused_int = ^{rem_step, dpinf_q, dninf_q, dnan_q, dovf_q, pinf_q, ninf_q};
+    assign unused_int = ^{rem_fin, dpinf_q, dninf_q, dnan_q, dovf_q, pinf_q, ninf_q};
   end
 
   // ---- Datapath and next state ----
@@ -236,6 +246,17 @@ module pool_lane #(
     trial_diff = RemBits'(trial - {1'b0, dvs_q});
     rem_step = fits ? trial_diff[RemBits-1:0] : trial[RemBits-1:0];
     quo_step = {quo_q[Steps-2:0], fits};
+    quo_fin = dpow2_q ? quo_q : quo_step;
+    rem_fin = dpow2_q ? rem_q : rem_step;
+
+    // A divisor of 2^shift (n binary16, 2n int): the quotient is the dividend shifted right, the
+    // remainder its bits below (the divisor minus one masks them).
+    shift = '0;
+    for (int i = 0; i < RemBits; i++) begin
+      if (divisor[i]) shift = 5'(i);
+    end
+    quo_pow2 = Steps'(dividend >> shift);
+    rem_pow2 = dividend[RemBits-1:0] & (divisor - RemBits'(1));
 
     op_d = op_q;
     win_d = win_q;
@@ -264,6 +285,7 @@ module pool_lane #(
     dninf_d = dninf_q;
     dcnt0_d = dcnt0_q;
     dovf_d = dovf_q;
+    dpow2_d = dpow2_q;
     if (busy) begin
       steps_d = steps_q - StepCntBits'(1);
       rem_d = rem_step;
@@ -271,9 +293,10 @@ module pool_lane #(
     end
     // A load in the last step cycle starts the next window at the same edge.
     if (load) begin
-      steps_d = StepsInit;
-      rem_d = rem_init;
-      quo_d = dividend[Steps-1:0];
+      steps_d = pow2_i ? StepCntBits'(1) : StepsInit;
+      rem_d = pow2_i ? rem_pow2 : rem_init;
+      quo_d = pow2_i ? quo_pow2 : dividend[Steps-1:0];
+      dpow2_d = pow2_i;
       dvs_d = divisor;
       dneg_d = sum_next[SumBits-1];
       dnan_d = nan_next;
@@ -318,6 +341,7 @@ module pool_lane #(
       dninf_q <= 1'b0;
       dcnt0_q <= 1'b0;
       dovf_q <= 1'b0;
+      dpow2_q <= 1'b0;
       out_valid_q <= 1'b0;
       out_value_q <= '0;
     end else begin
@@ -338,6 +362,7 @@ module pool_lane #(
       dninf_q <= dninf_d;
       dcnt0_q <= dcnt0_d;
       dovf_q <= dovf_d;
+      dpow2_q <= dpow2_d;
       out_valid_q <= out_valid_d;
       out_value_q <= out_value_d;
     end
@@ -358,6 +383,8 @@ module pool_lane #(
   // Interface rules (section 16, "Pool lane interface").
   `FLYCOL_ASSERT_NEVER(FirstValid_A, in_first_i && !in_valid_i, clk_i, rst_ni)
   `FLYCOL_ASSERT_NEVER(CountRange_A, load && count_i > 17'd65536, clk_i, rst_ni)
+  // pow2_i promises a divisor the shift divides exactly: 0 or a power of two.
+  `FLYCOL_ASSERT_NEVER(Pow2Count_A, load && pow2_i && (count_i & (count_i - 17'd1)) != '0, clk_i, rst_ni)
   // Windows: a first element opens one, a later element continues the open one with its op.
   `FLYCOL_ASSERT_NEVER(FirstOutsideWindow_A, take && in_first_i && win_q, clk_i, rst_ni)
   `FLYCOL_ASSERT_NEVER(LaterInsideWindow_A, take && !in_first_i && !win_q, clk_i, rst_ni)
@@ -370,8 +397,10 @@ module pool_lane #(
   // Only the last element of an average window waits, and only for a busy divider.
   `FLYCOL_ASSERT(ReadyLow_A, !in_ready_o |-> in_valid_i && in_last_i && op_i && steps_q > StepCntBits'(1),
                  clk_i, rst_ni)
-  // The divider runs exactly D steps after its load, and its result is valid right after the last.
+  // The divider runs exactly D steps after its load (one when shifted), and its result is valid
+  // right after the last.
   `FLYCOL_ASSERT(StepsLoad_A, steps_q == StepsInit |-> $past(load), clk_i, rst_ni)
+  `FLYCOL_ASSERT(StepsPow2_A, load && pow2_i |=> steps_q == StepCntBits'(1) && dpow2_q, clk_i, rst_ni)
   `FLYCOL_ASSERT(StepsCount_A, busy && !load |=> steps_q == $past(steps_q) - StepCntBits'(1), clk_i, rst_ni)
   `FLYCOL_ASSERT(OutValid_A, out_valid_o |-> $past(last_step) || $past(max_done), clk_i, rst_ni)
   `FLYCOL_ASSERT(OutHold_A, !out_valid_o |-> $stable(out_value_o), clk_i, rst_ni)
@@ -383,6 +412,8 @@ module pool_lane #(
   // Back-to-back windows: a window's first element right after the previous window's last.
   `FLYCOL_COVER(WindowBackToBack_C, take && in_first_i && $past(take && in_last_i), clk_i, rst_ni)
   `FLYCOL_COVER(OneElementWindow_C, take && in_first_i && in_last_i, clk_i, rst_ni)
+  // Shifted windows back to back: one average window of one element every cycle.
+  `FLYCOL_COVER(Pow2BackToBack_C, load && pow2_i && last_step && dpow2_q, clk_i, rst_ni)
   `FLYCOL_COVER(MaxWhileDividing_C, max_done && busy, clk_i, rst_ni)
 
 endmodule

@@ -1,7 +1,8 @@
 // Pool lane core: the max and average datapaths and the divider timing of docs/microarchitecture.md
 // section 16 on raw element bits, with the divider's arithmetic (quotient, leading one, rounding,
 // specials) as that section states it. The quotient is computed when the divider is loaded (one
-// 128-bit division); the D cycles are only counted, the RTL forms it one bit per cycle.
+// 128-bit division, also for a power-of-two divisor, which the RTL shifts); the D cycles are only
+// counted, the RTL forms the quotient one bit per cycle.
 #include "hw/pool/pool_lane_core.h"
 
 #include <string>
@@ -117,6 +118,8 @@ void PoolLaneCore::eval(const PoolLaneIn& in) {
     if (!in.first && in.avg != avg_q_) protocol_error(kBlock, "op_i changed within a window");
     if (in.last && in.avg && in.count > kMaxCount)
       protocol_error(kBlock, "count_i " + std::to_string(in.count) + " > 65536 with the last element of an average window");
+    if (in.last && in.avg && in.pow2 && (in.count & (in.count - 1)) != 0)
+      protocol_error(kBlock, "pow2_i with count_i " + std::to_string(in.count) + ", neither 0 nor a power of two");
   }
   const bool finishing = div_cnt_q_ == 1;  // the divider's last step is this cycle
   const elem_t e = elem_bits_ == 8 ? elem_t(in.elem & 0xFF) : in.elem;
@@ -162,8 +165,9 @@ void PoolLaneCore::eval(const PoolLaneIn& in) {
   else if (fp16::is_inf(e)) ((e & 0x8000) ? ninf : pinf) = true;
   else s += fp16_fixed(e);
   if (in.last) {
-    // Load the divider with the window (its result, D steps) and clear the accumulator.
-    div_cnt_d_ = div_cycles_;
+    // Load the divider with the window (its result, D steps; one for a shift) and clear the
+    // accumulator. The quotient is the same either way: a power of two divides exactly by a shift.
+    div_cnt_d_ = in.pow2 ? kDividerCyclesPow2 : div_cycles_;
     div_result_d_ = average(s, nan, pinf, ninf, in.count);
     s = 0;
     nan = pinf = ninf = false;

@@ -2,7 +2,8 @@
 // interface"; arithmetic of section 15): one lane of the pooling unit, which reduces the windows
 // the data feeder delivers, one element per cycle: a max comparator with its result register, an
 // exact fixed-point (binary16) or integer sum with the special-value flags, and the iterative
-// divider of the average (D = 41 cycles binary16, 32 integer). Register-transfer model of the RTL
+// divider of the average (D = 41 cycles binary16, 32 integer; 1 for a window the unit marks pow2_i,
+// whose divisor is 0 or a power of two and is divided by a shift). Register-transfer model of the RTL
 // twin pool_lane.sv, with eval()/tick() and _q/_d registers like the other block cores.
 #pragma once
 
@@ -18,12 +19,15 @@ struct PoolLaneIn {
   elem_t elem = 0;          // element bits (EW wide; bits above an int8 element are ignored)
   bool avg = false;         // op_i: false max, true average; constant within a window
   std::uint32_t count = 0;  // with the last element of an average window: its divisor, 0 .. 65536
+  bool pow2 = false;        // pow2_i, with the last element of an average window: count is 0 or a power
+                            // of two, and the divider takes one cycle (a shift) instead of D
 };
 
 class PoolLaneCore {
 public:
   static constexpr int kDividerCyclesFp16 = 41;  // one quotient bit per cycle: Q = floor(2|S| / n), 41 bits
   static constexpr int kDividerCyclesInt = 32;   // q = floor((2|s| + n) / (2n)), 32 bits
+  static constexpr int kDividerCyclesPow2 = 1;  // a divisor of 0 or 2^k: the quotient is a shift
   static constexpr std::uint32_t kMaxCount = 65536;
 
   explicit PoolLaneCore(const HwParams& p);
@@ -32,8 +36,9 @@ public:
   // Next state from the registers and `in`; repeatable within a cycle. Throws ProtocolError for
   // in_first_i without in_valid_i, and for an element taken with in_first_i while a window is open,
   // without it while none is, with an op_i other than its window's, with count_i > 65536 as the
-  // last of an average window, or as the last of a max window in the cycle the divider finishes
-  // (both results would need the output port at the same edge).
+  // last of an average window, with pow2_i and a count_i that is neither 0 nor a power of two, or
+  // as the last of a max window in the cycle the divider finishes (both results would need the
+  // output port at the same edge).
   void eval(const PoolLaneIn& in);
   // in_ready_o of the inputs of the last eval().
   bool in_ready() const { return ready_; }
@@ -48,7 +53,8 @@ public:
   // low, which means nothing.
   bool out_valid() const { return out_valid_q_; }
   acc_t out_value() const { return out_value_q_; }
-  // The divider's remaining steps: D after the edge that loads it, 1 in its last step, 0 idle.
+  // The divider's remaining steps: D (1 with pow2_i) after the edge that loads it, 1 in its last
+  // step, 0 idle.
   int divider_left() const { return div_cnt_q_; }
   int divider_cycles() const { return div_cycles_; }
 

@@ -16,7 +16,10 @@
 //     later counts no position either way. A valid average RUN has n_ky, n_kx, pool_ky, pool_kx
 //     <= 256 (section 16; refused at its start here and by the core), so both factors are at most
 //     256 and a 9 x 9 bit product per lane gives the core's value.
-//   * div_left_q copies the lanes' divider count (D = 41 binary16, 32 int8 / int16), so the Moore
+//   * with the same last element every lane gets pow2_i when all lanes' divisors are 0 or powers of
+//     two (a lane's is when a factor is 0 or both are powers of two): the lanes then divide by a
+//     shift in one cycle, and still all finish together.
+//   * div_left_q copies the lanes' divider count (D = 41 binary16, 32 int8 / int16, 1 with pow2_i), so the Moore
 //     pool_ready_o is exactly the lanes' in_ready_o for the next element: low only before the last
 //     element of an average window while the divider holds a window that does not finish this cycle.
 //   * the result port is lane 0's out_valid_o with the ROWS lanes' out_value_o (all lanes take their
@@ -115,7 +118,7 @@ module pool_unit #(
     ys_d = ys_q;
     xb_d = xb_q;
     div_left_d = (div_left_q != '0) ? div_left_q - 1'b1 : '0;
-    if (load) div_left_d = DivBits'(DivSteps);
+    if (load) div_left_d = all_pow2 ? DivBits'(1) : DivBits'(DivSteps);
     if (take) begin
       if (!last) begin
         j_d = j_q + 1'b1;
@@ -161,6 +164,11 @@ module pool_unit #(
 
   // ---- Lanes ----
   logic [Rows-1:0] lane_ready, lane_valid;
+  logic [Rows-1:0] lane_pow2;  // lane r's divisor of this context is 0 or a power of two
+  logic            all_pow2;   // every lane's is: the lanes shift instead of dividing (D = 1)
+  logic            rows_pow2;  // rows_cnt is 0 or a power of two
+  assign rows_pow2 = (rows_cnt & (rows_cnt - EndBits'(1))) == '0;
+  assign all_pow2 = &lane_pow2;
 
   for (genvar r = 0; r < Rows; r++) begin : gen_lanes
     // cols_r = max(0, min(xs_r + n_kx, pool_x1) - max(xs_r, pool_x0)) with xs_r = xb + r*sx: exact
@@ -173,6 +181,7 @@ module pool_unit #(
     logic [PosBits-1:0]     x_lo;
     logic [EndBits-1:0]     cols_cnt;
     logic [CountInBits-1:0] count;  // rows * cols_r: both at most 256 in a valid average RUN
+    logic                   pow2;   // count is 0 or a power of two
 
     always_comb begin
       x_off = OffBits'(r) * OffBits'(sx_q);
@@ -185,7 +194,11 @@ module pool_unit #(
       // average RUN has n_ky, n_kx <= 256 (checked at its start), so rows, cols_r <= 256 and a 9 x 9
       // bit product is the core's value.
       count = load ? CountInBits'(rows_cnt[FactorBits-1:0] * cols_cnt[FactorBits-1:0]) : '0;
+      // rows * cols is 0 or a power of two iff a factor is 0 or both are powers of two; from the
+      // factors, so the product is not on this path.
+      pow2 = rows_cnt == '0 || cols_cnt == '0 || (rows_pow2 && (cols_cnt & (cols_cnt - EndBits'(1))) == '0);
     end
+    assign lane_pow2[r] = pow2;
 
     pool_lane #(.Cfg(Cfg)) u_lane (
       .clk_i,
@@ -197,6 +210,7 @@ module pool_unit #(
       .in_elem_i   (lane_data_i[r*ElemBits +: ElemBits]),
       .op_i        (avg_q),
       .count_i     (count),
+      .pow2_i      (load && all_pow2),
       .out_valid_o (lane_valid[r]),
       .out_value_o (res_word_o[r*AccBits +: AccBits])
     );
@@ -310,5 +324,7 @@ module pool_unit #(
   `FLYCOL_COVER(RunEnd_C, active_q && !active_d, clk_i, rst_ni)
   `FLYCOL_COVER(Result_C, res_valid_o, clk_i, rst_ni)
   `FLYCOL_COVER(CountZero_C, load && gen_lanes[0].count == '0, clk_i, rst_ni)
+  `FLYCOL_COVER(ShiftWindow_C, load && all_pow2, clk_i, rst_ni)
+  `FLYCOL_COVER(DivideWindow_C, load && !all_pow2, clk_i, rst_ni)
 
 endmodule

@@ -71,6 +71,15 @@ void PoolUnitCore::eval(bool pop, const elem_t* lane_elems) {
   const bool take = pop && active_q_;
   if (take && !ready()) protocol_error(kBlock, "elements popped while the pooling unit is not ready");
   const bool last = j_q_ + 1 == len_q_;
+  // With the last element of an average window: every lane's divisor, and whether all of them are 0
+  // or a power of two (the lanes then divide by a shift, in one cycle, and so still finish together).
+  std::uint32_t counts[kMaxRows]{};
+  bool pow2 = true;
+  if (take && avg_q_ && last)
+    for (int r = 0; r < rows_; ++r) {
+      counts[r] = count(r, cy_q_, cx_q_);
+      pow2 = pow2 && (counts[r] & (counts[r] - 1)) == 0;
+    }
   for (int r = 0; r < rows_; ++r) {
     PoolLaneIn in;
     in.valid = take;
@@ -79,12 +88,13 @@ void PoolUnitCore::eval(bool pop, const elem_t* lane_elems) {
       in.last = last;
       in.elem = lane_elems[r];
       in.avg = avg_q_;
-      in.count = avg_q_ && last ? count(r, cy_q_, cx_q_) : 0;
+      in.count = counts[r];
+      in.pow2 = avg_q_ && last && pow2;
     }
     lanes_[std::size_t(r)].eval(in);
   }
   if (!take) return;
-  if (avg_q_ && last) div_left_d_ = div_cycles_;
+  if (avg_q_ && last) div_left_d_ = pow2 ? PoolLaneCore::kDividerCyclesPow2 : div_cycles_;
   if (!last) {
     j_d_ = j_q_ + 1;
     return;

@@ -2,7 +2,8 @@
 // behind the issue stage and the registers that frame their windows. In a pooling RUN each pop of
 // the feed lanes hands element r to lane r, marked first / last of its window from the window
 // position the unit counts; with the last element of an average window it also hands each lane its
-// divisor, computed from the RUN's geometry and the context the unit counts. Register-transfer model
+// divisor, computed from the RUN's geometry and the context the unit counts, and pow2_i when every
+// lane's divisor is 0 or a power of two (one divider cycle instead of D). Register-transfer model
 // of the RTL twin pool_unit.sv.
 #pragma once
 

@@ -12,6 +12,46 @@ namespace flycol::analytic {
 
 namespace {
 
+// The divider of an average pooling RUN's windows (docs/microarchitecture.md section 16, "The
+// divisor" and the pool lane's divider), written from the spec apart from the pooling unit's core:
+// the windows of context (cy, cx) take D cycles (41 binary16, 32 integer), or one when every lane's
+// divisor is 0 or a power of two (the lanes shift instead of dividing).
+class PoolDivider {
+public:
+  PoolDivider(const hw::RunDesc& r, const hw::HwParams& p)
+      : r_(r), rows_(p.rows), full_(p.arithmetic == Arithmetic::fp16 ? 41 : 32) {}
+
+  // Cycles of the RUN's window k (windows in the unit's order: n_c per context, contexts cx inner).
+  std::int64_t cycles(std::uint64_t k) {
+    const std::uint64_t ctx = k / std::max<std::uint64_t>(1, r_.n_c);
+    if (ctx != ctx_) {
+      ctx_ = ctx;
+      cycles_ = context_cycles(std::uint32_t(ctx / r_.n_cx), std::uint32_t(ctx % r_.n_cx));
+    }
+    return cycles_;
+  }
+
+private:
+  std::int64_t context_cycles(std::uint32_t cy, std::uint32_t cx) const {
+    const auto overlap = [](std::int64_t start, std::int64_t len, std::int64_t lo, std::int64_t hi) {
+      return std::max<std::int64_t>(0, std::min(start + len, hi) - std::max(start, lo));
+    };
+    const std::int64_t rows = overlap(std::int64_t(cy) * r_.pool_sy, r_.divisor_ky(), r_.pool_y0, r_.pool_y1);
+    for (int l = 0; l < rows_; ++l) {
+      const std::int64_t xs = (std::int64_t(cx) * rows_ + l) * r_.divisor_sx();
+      const std::int64_t n = rows * overlap(xs, r_.divisor_kx(), r_.pool_x0, r_.pool_x1);
+      if ((n & (n - 1)) != 0) return full_;
+    }
+    return 1;
+  }
+
+  const hw::RunDesc& r_;
+  int rows_;
+  std::int64_t full_;
+  std::uint64_t ctx_ = ~std::uint64_t(0);
+  std::int64_t cycles_ = 0;
+};
+
 // The partial-sums manager's side of a RUN with preload (docs/microarchitecture.md 9.6), cycle by
 // cycle from the RUN's first cycle: the preload queue (PQD words, one SRAM read per cycle, counted
 // two cycles after the read), the claims of window tokens, the array's pops, and result writes,
@@ -185,7 +225,8 @@ RunTiming RunTimer::strided_pool(const hw::RunDesc& r) const {
   const std::int64_t B = p_.bus_elems;
   const int R = p_.rows;
   const bool avg = r.pool_op == unsigned(hw::PoolOp::Average);
-  const std::int64_t divider = p_.arithmetic == Arithmetic::fp16 ? 41 : 32;
+  PoolDivider divider(r, p_);
+  std::int64_t last_divider = 0;  // the divider cycles of the previous average window
   const std::uint64_t Lw = r.window_len();
   const auto columns = [](std::uint64_t pattern) {
     std::vector<std::int64_t> px;
@@ -195,7 +236,7 @@ RunTiming RunTimer::strided_pool(const hw::RunDesc& r) const {
   };
   const std::vector<std::int64_t> px_last = columns(r.pattern), px_kxc = columns(r.pattern_kxc);
   std::vector<std::int64_t> lane_off(std::size_t(R), 0), words(std::size_t(R), 0);
-  std::int64_t t = 0, last_window_end = -divider;
+  std::int64_t t = 0, last_window_end = 0;
   std::uint64_t e = 0, stall = 0, context_stall = 0;
   for (std::uint32_t cy = 0; cy < r.n_cy; ++cy)
     for (std::uint32_t cx = 0, ox = 0, cx_off = 0; cx < r.n_cx; ++cx) {
@@ -217,10 +258,11 @@ RunTiming RunTimer::strided_pool(const hw::RunDesc& r) const {
               std::int64_t at = t + n + 1;
               stall += std::uint64_t(n - 1);
               if (avg && (e + 1) % Lw == 0) {  // the divider must have finished the previous window
-                const std::int64_t w = std::max(at, last_window_end + divider);
+                const std::int64_t w = std::max(at, last_window_end + last_divider);
                 context_stall += std::uint64_t(w - at);
                 at = w;
                 last_window_end = at;
+                last_divider = divider.cycles(e / Lw);
               }
               t = at - 1;  // the next step's reads may start while this one issues
               ++e;
@@ -239,7 +281,7 @@ RunTiming RunTimer::strided_pool(const hw::RunDesc& r) const {
   out.pool = e;
   out.feeder_stall = stall;
   out.context_stall = context_stall;
-  out.cycles = std::uint64_t(last_issue + 2 + (avg ? divider : 0));
+  out.cycles = std::uint64_t(last_issue + 2 + (avg ? last_divider : 0));
   out.pipeline = out.cycles - out.pool - out.feeder_stall - out.context_stall;
   out.psum_writes = std::uint64_t(r.n_c) * r.n_cy * r.n_cx;
   return out;
@@ -267,13 +309,14 @@ RunTiming RunTimer::compute(const hw::RunDesc& r) const {
     return t;
   };
   // A pooling RUN (section 16) has no FILL / SWAP0: its first element step may issue in the RUN's
-  // first cycle. The last element of an average window waits until the divider is D cycles past the
-  // previous window's last element (the pooling unit's ready rule).
+  // first cycle. The last element of an average window waits until the divider is past the previous
+  // window's last element by that window's divider cycles (D, or 1 for a shift: the unit's ready rule).
   const bool pool = r.pooling();
   const bool avg = r.pool_op == unsigned(hw::PoolOp::Average);
-  const std::int64_t divider = p_.arithmetic == Arithmetic::fp16 ? 41 : 32;
+  PoolDivider divider(r, p_);
   const std::uint64_t Lw = r.window_len();
-  std::int64_t last_window_end = -divider;  // issue cycle of the previous window's last element
+  std::int64_t last_window_end = 0;  // issue cycle of the previous window's last element
+  std::int64_t last_divider = 0;     // ... and its divider cycles (0: no window yet)
   const std::int64_t fill0 = pool ? 0 : open_window(1);
   const std::int64_t fill1 = pool ? 0 : open_window(fill0 + window_gap);
   const std::int64_t swap0 = pool ? 0 : open_window(fill1 + window_gap);
@@ -304,10 +347,11 @@ RunTiming RunTimer::compute(const hw::RunDesc& r) const {
       feeder_stall += std::uint64_t(t - (last_issue + 1));
       if (pool) {
         if (avg && (e + 1) % Lw == 0) {  // a window's last element: the divider must be free
-          const std::int64_t w = std::max(t, last_window_end + divider);
+          const std::int64_t w = std::max(t, last_window_end + last_divider);
           context_stall += std::uint64_t(w - t);
           t = w;
           last_window_end = t;
+          last_divider = divider.cycles(e / Lw);
         }
         last_issue = t;
         continue;
@@ -402,9 +446,9 @@ RunTiming RunTimer::compute(const hw::RunDesc& r) const {
   out.feeder_stall = feeder_stall;
   out.context_stall = context_stall;
   if (pool) {
-    // The last window's result: one cycle after its last element (average: the divider's D more),
-    // written by the partial-sums manager in the next cycle, which completes the RUN.
-    const std::int64_t done = last_issue + (avg ? divider : 0) + 2;
+    // The last window's result: one cycle after its last element (average: its divider's cycles
+    // more), written by the partial-sums manager in the next cycle, which completes the RUN.
+    const std::int64_t done = last_issue + (avg ? last_divider : 0) + 2;
     out.pool = E;
     out.cycles = std::uint64_t(done);
     out.pipeline = std::uint64_t(done - last_issue);

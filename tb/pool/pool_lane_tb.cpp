@@ -2,15 +2,16 @@
 // views: random max and average windows of random length (padding included, fed as the LOAD's
 // pad_value), binary16 / int8 / int16 elements that reach every corner, random idle cycles inside
 // and between windows, phases of back-to-back short average windows that make the divider stall the
-// lane, resets at random times; directed windows the golden layer cannot express (counts of 0 and
+// lane, average windows whose divisor is 0 or a power of two offered with pow2_i (the one-cycle
+// shift) or without it, resets at random times; directed windows the golden layer cannot express (counts of 0 and
 // below the element count, 65536-element windows) mixed in; then the directed protocol errors
-// (first without valid, count > 65536, op change, first inside / element outside a window, a max
-// window ending in the divider's last cycle), each refused by every view.
+// (first without valid, count > 65536, pow2_i with a count of 3, op change, first inside / element
+// outside a window, a max window ending in the divider's last cycle), each refused by every view.
 // The reference shares no code with the core: every window's result is golden::pool of a one-window
 // layer (sim/golden/pool.h; the directed windows carry hand-computed values), and the timing is the
 // spec's, written again here: in_ready_o low only for a last average element while the divider
 // holds a window that does not finish in this cycle; out_valid_o 1 cycle after a max window's last
-// element is taken, D + 1 after an average window's (D = 41 binary16, 32 integer). in_ready_o is
+// element is taken, D + 1 after an average window's (D = 41 binary16, 32 integer; 1 with pow2_i). in_ready_o is
 // checked every cycle, out_valid_o every cycle against a queue of results owed at exact cycles,
 // out_value_o with it. Built twice from this file (see hw/pool/CMakeLists.txt):
 //   pool_lane_tb [--view core|sc|all] [--seed N] [--windows N] [--long]   the C++ core and the
@@ -62,6 +63,7 @@ struct Window {
   bool avg = false;
   std::vector<elem_t> elems;  // in feeding order, padding included
   std::uint32_t count = 0;    // count_i with the last element (average)
+  bool pow2 = false;          // pow2_i with the last element: the count is 0 or 2^k, divided by a shift
   acc_t expected = 0;         // the result word
   bool directed = false, empty = false;
   int pads = 0;
@@ -145,6 +147,9 @@ public:
       w.pads = pads;
     }
     w.expected = golden::pool(l, arith_, data).at(0);
+    // A divisor of 0 or 2^k may take the shift (pow2_i); often in the short phases, where back-to-back
+    // one-cycle divisions follow each other.
+    w.pow2 = w.avg && (w.count & (w.count - 1)) == 0 && r.chance(short_avg ? 0.7 : 0.5);
     return w;
   }
 
@@ -206,6 +211,15 @@ public:
       add(true, long_max, 65536, i8 ? 127 : 32767);
       add(true, long_min, 65536, acc_t(i8 ? -128 : -32768));  // int16: |s| = 2^31
     }
+    // Every directed average window whose count is 0 or 2^k again with pow2_i (the shift), but for the
+    // longest ones.
+    const std::size_t n = v.size();
+    for (std::size_t i = 0; i < n; ++i)
+      if (v[i].avg && (v[i].count & (v[i].count - 1)) == 0 && v[i].elems.size() < 65536) {
+        Window w = v[i];
+        w.pow2 = true;
+        v.push_back(std::move(w));
+      }
     if (!long_) {  // the default run keeps one of the two longest windows
       auto it = std::find_if(v.begin(), v.end(), [](const Window& w) { return w.elems.size() == 65536; });
       v.erase(it + ((seed_bit_ & 1) ? 1 : 0));
@@ -343,7 +357,7 @@ struct LaneOut {
 struct Figures {
   std::uint64_t cycles = 0, windows = 0, avg = 0, max = 0, empty = 0, padded = 0, directed = 0, elements = 0,
                 stalls = 0, idle = 0, resets = 0, cut = 0, avoided = 0, longest = 0, nan = 0, inf = 0, zero = 0,
-                refusals = 0;
+                refusals = 0, pow2 = 0;
 };
 
 template <class View>
@@ -376,6 +390,7 @@ public:
       in.avg = gen_.r.chance(0.5);
       in.elem = gen_.junk_elem();
       in.count = gen_.junk_count();
+      in.pow2 = gen_.r.chance(0.5);  // read only with the last element of an average window
       if (reset_left_ > 0) {
         --reset_left_;
         do_reset(in);
@@ -415,6 +430,7 @@ public:
         in.avg = w.avg;
         if (!(last && w.avg)) in.count = gen_.junk_count();
         else in.count = w.count;
+        if (last && w.avg) in.pow2 = w.pow2;
       } else {
         ++fig_.idle;
         if (gap > 0) --gap;
@@ -430,8 +446,9 @@ public:
       if (in.valid && want_ready) {
         ++fig_.elements;
         if (in.last) {
-          owe(w, c_ + (w.avg ? std::uint64_t(d_) + 1 : 1));
-          if (w.avg) div_end_ = std::int64_t(c_) + d_;
+          const int d = w.pow2 ? 1 : d_;  // the divider's cycles: one for a shift
+          owe(w, c_ + (w.avg ? std::uint64_t(d) + 1 : 1));
+          if (w.avg) div_end_ = std::int64_t(c_) + d;
           have = false;
           gap = gen_.max_gap ? gen_.r.uniform(0, gen_.max_gap) : 0;
           count_window(w);
@@ -477,9 +494,9 @@ private:
 
   void owe(const Window& w, std::uint64_t at) {
     if (!owed_.emplace(at, w.expected).second) log_.fail("bench: two results owed in cycle {}", at);
-    log_.note("window ({} {} elements{}{}, count {}) taken: {:#x} owed in cycle {}", w.avg ? "avg" : "max",
-              w.elems.size(), w.empty ? ", padding only" : "", w.directed ? ", directed" : "", w.count, w.expected,
-              at);
+    log_.note("window ({} {} elements{}{}, count {}{}) taken: {:#x} owed in cycle {}", w.avg ? "avg" : "max",
+              w.elems.size(), w.empty ? ", padding only" : "", w.directed ? ", directed" : "", w.count,
+              w.pow2 ? ", pow2_i" : "", w.expected, at);
   }
 
   void count_window(const Window& w) {
@@ -489,6 +506,7 @@ private:
     fig_.empty += w.empty;
     fig_.padded += w.pads > 0;
     fig_.directed += w.directed;
+    fig_.pow2 += w.pow2;
     fig_.longest = std::max<std::uint64_t>(fig_.longest, w.elems.size());
     if (arith_ == Arithmetic::fp16) {
       const acc_t e = w.expected & 0x7FFF;
@@ -548,6 +566,12 @@ private:
     bad.valid = bad.first = bad.last = bad.avg = true;
     bad.count = 65537;
     refused("count_i 65537 with the last average element", bad);
+
+    reset_cycles(2);
+    bad = PoolLaneIn{};
+    bad.valid = bad.first = bad.last = bad.avg = bad.pow2 = true;
+    bad.count = 3;
+    refused("pow2_i with count_i 3", bad);
 
     reset_cycles(2);
     PoolLaneIn good;
@@ -613,6 +637,7 @@ public:
     dut_->in_elem_i = in.elem & elem_mask_;
     dut_->op_i = in.avg;
     dut_->count_i = in.count & 0x1FFFFu;
+    dut_->pow2_i = in.pow2;
   }
   void settle() { dut_->eval(); }
   bool in_ready() { return dut_->in_ready_o; }
@@ -689,6 +714,7 @@ public:
     dut_.in_elem_i(elem_);
     dut_.op_i(op_);
     dut_.count_i(count_);
+    dut_.pow2_i(pow2_);
     dut_.out_valid_o(out_valid_);
     dut_.out_value_o(out_value_);
   }
@@ -700,6 +726,7 @@ public:
     elem_.write(in.elem);
     op_.write(in.avg);
     count_.write(in.count);
+    pow2_.write(in.pow2);
   }
   void settle() { tb::ScClock::settle(); }
   bool in_ready() const { return ready_.read(); }
@@ -723,7 +750,7 @@ public:
 private:
   tb::ScClock clk_;
   PoolLane dut_;
-  sc_core::sc_signal<bool> rst_n_, valid_, ready_, first_, last_, op_, out_valid_;
+  sc_core::sc_signal<bool> rst_n_, valid_, ready_, first_, last_, op_, pow2_, out_valid_;
   sc_core::sc_signal<elem_t> elem_;
   sc_core::sc_signal<std::uint32_t> count_;
   sc_core::sc_signal<acc_t> out_value_;
@@ -745,6 +772,7 @@ void coverage(Harness& h, const Figures& f, bool fp16) {
   if (h.errors() != 0) return;
   if (f.stalls == 0) h.fail("coverage: the divider never stalled the lane");
   if (f.empty == 0) h.fail("coverage: no window of padding only");
+  if (f.pow2 == 0) h.fail("coverage: no average window divided by a shift (pow2_i)");
   if (f.padded == 0) h.fail("coverage: no padded window");
   if (f.longest < 65536) h.fail("coverage: no window of 65536 elements");
   if (f.cut == 0 && f.windows > 20000) h.fail("coverage: no reset cut a window");
@@ -755,10 +783,10 @@ std::string figures(const Figures& f) {
   const std::string fp16 = f.nan + f.inf + f.zero == 0
                                ? ""
                                : fmt::format(", fp16 results {} NaN {} Inf {} +-0", f.nan, f.inf, f.zero);
-  return fmt::format("{} cycles, {} windows ({} avg, {} max; {} padded, {} padding only, {} directed; longest {}), "
-                     "{} elements, {} divider stall cycles, {} idle cycles, {} max ends moved off a divider finish{}, "
+  return fmt::format("{} cycles, {} windows ({} avg, {} max; {} shifted, {} padded, {} padding only, {} directed; "
+                     "longest {}), {} elements, {} divider stall cycles, {} idle cycles, {} max ends moved off a divider finish{}, "
                      "{} reset cycles ({} windows cut), {} protocol errors refused",
-                     f.cycles, f.windows, f.avg, f.max, f.padded, f.empty, f.directed, f.longest, f.elements, f.stalls,
+                     f.cycles, f.windows, f.avg, f.max, f.pow2, f.padded, f.empty, f.directed, f.longest, f.elements, f.stalls,
                      f.idle, f.avoided, fp16, f.resets, f.cut, f.refusals);
 }
 

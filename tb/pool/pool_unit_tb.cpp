@@ -16,8 +16,9 @@
 // one-window layer (sim/golden/pool.h) over the elements the lane was fed, the average's divisor
 // the spec's formula written again here (rows x cols of the divisor window inside [pool_y0,
 // pool_y1) x [pool_x0, pool_x1)); a window of several elements divided by 1 is the exact sum
-// rounded once, from golden::pool_backward (an element that every window holds); the timing is the spec's: res_valid_o 1 cycle after the cycle that took a
-// max window's last element, D + 1 (D = 41 binary16, 32 integer) after an average window's;
+// rounded once, from golden::pool_backward (an element that every window holds); the timing is the
+// spec's: res_valid_o 1 cycle after the cycle that took a max window's last element, D + 1 after an
+// average window's (D = 41 binary16, 32 integer; 1 when every lane's divisor is 0 or a power of two);
 // pool_ready_o low exactly when the next element is the last of an average window while the
 // divider holds a window whose last step is not this cycle. pool_ready_o and res_valid_o are checked
 // every cycle, res_word_o (all ROWS words) with every result. Built twice from this file (see
@@ -518,7 +519,8 @@ struct Figures {
   std::uint64_t cycles = 0, runs = 0, max_runs = 0, avg_runs = 0, conv_runs = 0, directed = 0, windows = 0,
                 lane_windows = 0, elements = 0, stalls = 0, bubbles = 0, avoided = 0, junk_pops = 0,
                 back_to_back = 0, resets = 0, cut = 0, count0 = 0, count_full = 0, count_short = 0, far = 0, deep = 0,
-                longest = 0, nan = 0, inf = 0, zero = 0, refusals = 0, share_windows = 0, sum_windows = 0;
+                longest = 0, nan = 0, inf = 0, zero = 0, refusals = 0, share_windows = 0, sum_windows = 0,
+                shift_windows = 0, divide_windows = 0;
 };
 
 template <class View>
@@ -668,9 +670,20 @@ private:
       ++m_.j;
       return;
     }
-    // The window's last element: its results are owed 1 (max) or D + 1 (average) cycles on.
-    owe(pr, c_ + (m_.avg ? std::uint64_t(d_) + 1 : 1));
-    if (m_.avg) m_.div_end = std::int64_t(c_) + d_;
+    // The window's last element: its results are owed 1 (max) or D + 1 (average) cycles on, D one
+    // when every lane's divisor is 0 or a power of two (the lanes shift).
+    int d = d_;
+    if (m_.avg) {
+      bool shift = true;
+      for (int l = 0; l < rows_; ++l) {
+        const std::uint32_t n = divisor(pr.run, l);
+        shift = shift && (n & (n - 1)) == 0;
+      }
+      if (shift) d = 1;
+      ++(shift ? fig_.shift_windows : fig_.divide_windows);
+    }
+    owe(pr, c_ + (m_.avg ? std::uint64_t(d) + 1 : 1));
+    if (m_.avg) m_.div_end = std::int64_t(c_) + d;
     m_.j = 0;
     if (++m_.c < m_.n_c) return;
     m_.c = 0;
@@ -857,12 +870,14 @@ private:
       ++c_;
       ++fig_.refusals;
     };
-    RunDesc avg1;  // an average RUN of two one-element windows
+    RunDesc avg1;  // an average RUN of two one-element windows, divided by 3 (not a shift)
     avg1.pool_op = unsigned(PoolOp::Average);
     avg1.n_c = 2;
     avg1.pool_y1 = avg1.pool_x1 = 100;
+    avg1.pool_kx = 3;
     RunDesc max2 = avg1;  // a max RUN of two windows of four elements
     max2.pool_op = unsigned(PoolOp::Max);
+    max2.pool_kx = 0;
     max2.n_ky = max2.n_kx = 2;
     UnitIn start, pop;
     start.start = true;
@@ -1086,6 +1101,8 @@ void coverage(Harness& h, const Figures& f, bool fp16) {
   if (fp16 && (f.nan == 0 || f.inf == 0 || f.zero == 0)) h.fail("coverage: no NaN, infinite or zero fp16 result");
   if (f.share_windows == 0) h.fail("coverage: no 1 x 1 window divided by a larger divisor window's count");
   if (f.sum_windows == 0) h.fail("coverage: no window of several elements divided by a 1 x 1 divisor window");
+  if (f.shift_windows == 0 || f.divide_windows == 0)
+    h.fail("coverage: average windows not both shifted (divisors 0 or 2^k) and divided");
 }
 
 std::string figures(const Figures& f) {
@@ -1096,11 +1113,11 @@ std::string figures(const Figures& f) {
                      "last), {} windows (longest {}), {} lane elements, average lane divisors: {} of 0, {} below the "
                      "window length, {} of 65536, {} past column 65535 and {} past row 65535 in a range to 65535; {} "
                      "shares (a 1 x 1 window, a larger divisor window) and {} sums (a 1 x 1 divisor window); {} "
-                     "divider stall cycles, {} bubbles, {} pops ignored while inactive, {} max ends moved off a "
+                     "average windows shifted, {} divided; {} divider stall cycles, {} bubbles, {} pops ignored while inactive, {} max ends moved off a "
                      "divider finish{}, {} reset cycles ({} RUNs cut), {} protocol errors refused",
                      f.cycles, f.runs, f.max_runs, f.avg_runs, f.conv_runs, f.directed, f.back_to_back, f.windows,
                      f.longest, f.elements, f.count0, f.count_short, f.count_full, f.far, f.deep, f.share_windows,
-                     f.sum_windows, f.stalls, f.bubbles,
+                     f.sum_windows, f.shift_windows, f.divide_windows, f.stalls, f.bubbles,
                      f.junk_pops, f.avoided, fp16, f.resets, f.cut, f.refusals);
 }
 
