@@ -119,63 +119,74 @@ public:
     if (t.tc > 1 && !q.grid_ok) return false;
     if (q.gather_words > hw_.ifmap_depth) return false;
     if (std::int64_t(t.tc) * q.gather_win.ncy * q.gather_win.ncx > hw_.psum_depth) return false;
-    std::vector<hw::Command> probe = {run_of(q.gather_run, kGatherBuf, kGatherPsum), fill_of(q)};
+    std::vector<hw::Command> probe = {run_of(q.gather_run, 1, kGatherPsum), fill_of(q, 1)};
     if (q.ry.n > 0 && q.rx.n > 0) {
       if (q.share_win.words > hw_.ifmap_depth) return false;
       if (std::int64_t(t.tc) * q.share_win.ncy * q.share_win.ncx > hw_.psum_depth) return false;
-      probe.push_back(run_of(q.share_run, kShareBuf, kSharePsum));
-      probe.push_back(move_of(t, q));
+      probe.push_back(run_of(q.share_run, 0, kSharePsum));
+      probe.push_back(move_of(t, q, 1));
     }
     for (const hw::Command& c : probe)
       if (!command_field_violation(c, hw_).empty()) return false;
     return true;
   }
 
-  void tile(const Tile& t) {
+  // A tile's commands in two stages, so that the next tile's shares are made while this tile
+  // gathers (compile_pool_backward emits A(0), then A(t+1) before B(t)). Tile t uses ifmap buffer
+  // t % 2 for everything: its dy rows (read by the share RUN), then the zero fill, the move and the
+  // gather over them; the shares go through psum buffer 0, the gathered dx through psum buffer 1.
+  //   A: LOAD_IFMAP dy, the share RUN, LOAD_IFMAP of +0 (the gather tile), the move;
+  //   B: the gather RUN, STORE_PSUMS dx.
+  void stage_a(const Tile& t, std::uint8_t buf) {
     const Plan q = plan(t);
     if (t.tc > 1 && !q.grid_ok) throw std::logic_error("compiler bug: a backward pooling tile of several channels "
                                                        "whose share rows do not form one grid");
-    const std::string note = fmt::format("n={} dx y={}..{} x={}..{} c={}..{}", t.n, t.iy0, t.iy0 + t.th - 1, t.ix0,
-                                         t.ix0 + t.tw - 1, t.c0, t.c0 + t.tc - 1);
+    const std::string note = note_of(t);
     const bool shares = q.ry.n > 0 && q.rx.n > 0;
     std::uint32_t share_ex = 0;
     if (shares) {
       hw::Command load;
       load.op = hw::Opcode::LoadIfmap;
-      load.wait_ex = last_reader_[kShareBuf];
+      load.wait_ex = last_reader_[buf];
       load.dma = ifmap_tile_load(l1_, hw_, TilePlan{}, p_.dram.ifmap_base, t.n, q.ry.lo, q.ry.n, q.rx.lo, q.rx.n,
                                  t.c0, t.tc);
-      load.dma.buf = kShareBuf;
+      load.dma.buf = buf;
       emit(load, note + " dy");
 
-      hw::Command run = run_of(q.share_run, kShareBuf, kSharePsum);
+      hw::Command run = run_of(q.share_run, buf, kSharePsum);
       run.wait_ld = ld_;
       run.wait_ps = last_drain_[kSharePsum];
       emit(run, note + " shares");
-      last_reader_[kShareBuf] = ex_;
+      last_reader_[buf] = ex_;
       share_ex = ex_;
     }
 
-    hw::Command fill = fill_of(q);
-    fill.wait_ex = last_reader_[kGatherBuf];
+    hw::Command fill = fill_of(q, buf);
+    fill.wait_ex = last_reader_[buf];
     emit(fill, note + " zeros");
-    const std::uint32_t fill_ld = ld_;
+    fill_ld_ = ld_;
 
-    std::uint32_t move_ps = 0;
+    move_ps_ = 0;
     if (shares) {
-      hw::Command move = move_of(t, q);
-      move.wait_ld = fill_ld;
-      move.wait_ex = std::max(share_ex, last_reader_[kGatherBuf]);
+      hw::Command move = move_of(t, q, buf);
+      move.wait_ld = fill_ld_;
+      move.wait_ex = std::max(share_ex, last_reader_[buf]);
       emit(move, note + " interleave");
       last_drain_[kSharePsum] = ps_;
-      move_ps = ps_;
+      move_ps_ = ps_;
     }
+  }
 
-    hw::Command run = run_of(q.gather_run, kGatherBuf, kGatherPsum);
+  // Stage B of the tile whose stage A was emitted last but one (or last, for the final tile): the
+  // waits on its fill and move are passed in, since stage A of the next tile came in between.
+  void stage_b(const Tile& t, std::uint8_t buf, std::uint32_t fill_ld, std::uint32_t move_ps) {
+    const Plan q = plan(t);
+    const std::string note = note_of(t);
+    hw::Command run = run_of(q.gather_run, buf, kGatherPsum);
     run.wait_ld = fill_ld;
     run.wait_ps = std::max(move_ps, last_drain_[kGatherPsum]);
     emit(run, note + " gather");
-    last_reader_[kGatherBuf] = ex_;
+    last_reader_[buf] = ex_;
 
     hw::Command store;
     store.op = hw::Opcode::StorePsums;
@@ -186,8 +197,17 @@ public:
     last_drain_[kGatherPsum] = ps_;
   }
 
+  // The LD ordinal of the last stage A's fill and the PS ordinal of its move (0 without shares).
+  std::uint32_t fill_ld() const { return fill_ld_; }
+  std::uint32_t move_ps() const { return move_ps_; }
+
 private:
-  static constexpr std::uint8_t kShareBuf = 0, kGatherBuf = 1, kSharePsum = 0, kGatherPsum = 1;
+  static constexpr std::uint8_t kSharePsum = 0, kGatherPsum = 1;
+
+  static std::string note_of(const Tile& t) {
+    return fmt::format("n={} dx y={}..{} x={}..{} c={}..{}", t.n, t.iy0, t.iy0 + t.th - 1, t.ix0, t.ix0 + t.tw - 1,
+                       t.c0, t.c0 + t.tc - 1);
+  }
 
   // A RUN command of `r` from ifmap buffer ib into psum buffer pb (waits left to the caller).
   static hw::Command run_of(const hw::RunDesc& r, std::uint8_t ib, std::uint8_t pb) {
@@ -199,11 +219,11 @@ private:
     return c;
   }
 
-  // +0 over every buffer element the gather reads (no memory request).
-  hw::Command fill_of(const Plan& q) const {
+  // +0 over every element of ifmap buffer `buf` the gather reads (no memory request).
+  hw::Command fill_of(const Plan& q, std::uint8_t buf) const {
     hw::Command fill;
     fill.op = hw::Opcode::LoadIfmap;
-    fill.dma.buf = kGatherBuf;
+    fill.dma.buf = buf;
     fill.dma.n_planes = 1;
     fill.dma.n_rows = 0;
     fill.dma.row_len = 0;
@@ -217,7 +237,7 @@ private:
   // The shares of psum buffer 0 (planes: a channel's share rows one after another, each a packed
   // row of single elements) into the gather tile: share (r, q) of channel c at buffer row
   // z0_y + (c*nr + r)*sy, column z0_x + q*sx.
-  hw::Command move_of(const Tile& t, const Plan& q) const {
+  hw::Command move_of(const Tile& t, const Plan& q, std::uint8_t buf) const {
     const std::uint64_t eb = std::uint64_t(hw_.elem_bytes());
     const std::uint64_t wt = std::uint64_t(q.gather_win.wt);
     hw::Command m;
@@ -225,7 +245,7 @@ private:
     hw::DmaDesc& d = m.dma;
     d.buf = kSharePsum;
     d.dst_ifmap = true;
-    d.dst_buf = kGatherBuf;
+    d.dst_buf = buf;
     d.dram_addr = (std::uint64_t(q.ry.z0) * wt + std::uint64_t(q.rx.z0)) * eb;
     d.n_planes = std::uint32_t(std::int64_t(t.tc) * q.ry.n);
     d.plane_stride = std::uint32_t(std::uint64_t(s_.sy) * wt * eb);
@@ -251,6 +271,7 @@ private:
   std::uint32_t ld_ = 0, ex_ = 0, ps_ = 0;
   std::uint32_t last_reader_[2] = {0, 0};  // per ifmap buffer: the EX count of its last RUN
   std::uint32_t last_drain_[2] = {0, 0};   // per psum buffer: the PS count of the command that emptied it
+  std::uint32_t fill_ld_ = 0, move_ps_ = 0;  // of the last stage A
 };
 
 
@@ -356,6 +377,7 @@ Program compile_pool_backward(const PoolShape& s, const Config& config, const Po
   plan.tiles_w = int(ceil_div(s.w, tw));
   plan.tiles_n = s.n;
 
+  std::vector<Tile> tiles;
   BackwardEmitter e(p, s, l1, lg);
   for (int n = 0; n < s.n; ++n)
     for (int yi = 0; yi < plan.tiles_h; ++yi)
@@ -370,16 +392,26 @@ Program compile_pool_backward(const PoolShape& s, const Config& config, const Po
           t.c0 = ci * tc;
           t.tc = std::min(tc, s.c - t.c0);
           if (t.tc == 1 || e.plan(t).grid_ok) {
-            e.tile(t);
+            tiles.push_back(t);
             continue;
           }
           for (int c = t.c0; c < t.c0 + t.tc; ++c) {  // share rows cut by the tensor's edge
             Tile one = t;
             one.c0 = c;
             one.tc = 1;
-            e.tile(one);
+            tiles.push_back(one);
           }
         }
+  // Software-pipelined: stage A of tile t+1 (its dy, shares, zero fill and move, in the other ifmap
+  // buffer) before stage B of tile t (its gather and store), so the next tile's move runs while this
+  // one gathers.
+  const auto buf_of = [](std::size_t i) { return std::uint8_t(i % 2); };
+  e.stage_a(tiles[0], buf_of(0));
+  for (std::size_t i = 0; i < tiles.size(); ++i) {
+    const std::uint32_t fill_ld = e.fill_ld(), move_ps = e.move_ps();
+    if (i + 1 < tiles.size()) e.stage_a(tiles[i + 1], buf_of(i + 1));
+    e.stage_b(tiles[i], buf_of(i), fill_ld, move_ps);
+  }
   p.runs = int(std::count_if(p.commands.begin(), p.commands.end(),
                              [](const hw::Command& c) { return c.op == hw::Opcode::Run; }));
   return p;
