@@ -5,8 +5,8 @@
 //     sticky NaN flag; the result is written at the edge that takes the window's last element.
 //   * average: the exact sum of the window (binary16: a signed fixed-point sum in units of 2^-24
 //     with NaN / +Inf / -Inf flags; int8 / int16: a 40-bit integer sum), handed at the edge that
-//     takes the last element to an iterative restoring divider of D = 41 (binary16) or 32 (int)
-//     steps, one quotient bit per cycle whatever the values; with pow2_i (the divisor is 0 or a
+//     takes the last element to an iterative restoring divider of D = 21 (binary16) or 16 (int)
+//     steps, radix 4 (two quotient bits per cycle) whatever the values; with pow2_i (the divisor is 0 or a
 //     power of two) the quotient and remainder are loaded shifted and masked instead, and D = 1.
 //     The divider holds one window while the accumulator takes the next; only the last element of
 //     an average window can wait for it.
@@ -46,12 +46,15 @@ module pool_lane #(
   // The average's sum: binary16 elements are below 2^40 units of 2^-24, so 2^16 of them fit in 57
   // signed bits (one spare); int16 elements: 2^16 of them in 32 bits, int8 in 24 (40 as the spec).
   localparam int unsigned SumBits = IsFp16 ? 58 : 40;
-  // D: the divider's steps, one quotient bit each (binary16: Q = floor(2|S| / n) < 2^41; int:
-  // q = floor((2|s| + n) / (2n)) <= 2^31).
-  localparam int unsigned Steps = IsFp16 ? 41 : 32;
+  // The quotient the divider forms (binary16: Q = floor(2|S| / n) < 2^41, formed in 42 bits whose
+  // top one flags an overflow; int: q = floor((2|s| + n) / (2n)) <= 2^31, 32 bits) and D, its
+  // steps of two bits each (radix 4).
+  localparam int unsigned FpQBits = 41;  // the binary16 quotient the rounding reads
+  localparam int unsigned QBits = IsFp16 ? FpQBits + 1 : 32;
+  localparam int unsigned Steps = QBits / 2;
   // The dividend: binary16 2|S| (SumBits + 1 bits); int 2|s| + n (SumBits + 2 bits).
   localparam int unsigned XBits = IsFp16 ? SumBits + 1 : SumBits + 2;
-  localparam int unsigned TopBits = XBits - Steps;  // dividend bits above the quotient's: 18 / 10
+  localparam int unsigned TopBits = XBits - QBits;  // dividend bits above the quotient's: 17 / 10
   // Remainder and divisor: n <= 65536 (binary16) or 2n <= 131072 (int) fit in 18 bits, and so
   // does the dividend's top part (the initial remainder).
   localparam int unsigned RemBits = 18;
@@ -68,14 +71,14 @@ module pool_lane #(
   logic                   ninf_q, ninf_d;    // ... a -Inf (binary16 average)
   logic [StepCntBits-1:0] steps_q, steps_d;  // divider steps still to do; busy while nonzero
   logic [RemBits-1:0]     rem_q, rem_d;      // divider: partial remainder
-  logic [Steps-1:0]       quo_q, quo_d;      // divider: dividend bits to come (top), quotient bits (bottom)
+  logic [QBits-1:0]       quo_q, quo_d;      // divider: dividend bits to come (top), quotient bits (bottom)
   logic [RemBits-1:0]     dvs_q, dvs_d;      // divider: divisor, n (binary16) or 2n (int)
   logic                   dneg_q, dneg_d;    // divider's window: its sum is negative
   logic                   dnan_q, dnan_d;    // ... its NaN flag
   logic                   dpinf_q, dpinf_d;  // ... its +Inf flag
   logic                   dninf_q, dninf_d;  // ... its -Inf flag
   logic                   dcnt0_q, dcnt0_d;  // ... its count is 0
-  logic                   dovf_q, dovf_d;    // ... its quotient does not fit in Steps bits
+  logic                   dovf_q, dovf_d;    // ... its quotient does not fit in QBits bits
   logic                   dpow2_q, dpow2_d;  // ... was loaded shifted (pow2_i): quo_q, rem_q are final
   logic                   out_valid_q, out_valid_d;
   logic [AccBits-1:0]     out_value_q, out_value_d;
@@ -109,17 +112,18 @@ module pool_lane #(
   logic [XBits-1:0]   dividend;   // 2|S| (binary16) or 2|s| + n (int)
   logic [RemBits-1:0] divisor;    // n (binary16) or 2n (int)
   logic [RemBits-1:0] rem_init;   // the dividend's top part: the remainder before the first step
-  logic               ovf_init;   // rem_init >= divisor: the quotient needs more than Steps bits
-  logic [RemBits:0]   trial;      // one step: the remainder with the next dividend bit shifted in
-  logic               fits;       // trial >= divisor: this quotient bit is 1
-  logic [RemBits-1:0] trial_diff; // trial - divisor (used when it fits: below the divisor)
+  logic               ovf_init;   // rem_init >= divisor: the quotient needs more than QBits bits
+  logic [RemBits+1:0] trial;      // one step: the remainder with the next two dividend bits shifted in
+  logic [RemBits+1:0] dvs1, dvs2, dvs3;  // the divisor times 1, 2, 3
+  logic [1:0]         digit;      // this step's two quotient bits: the largest k with trial >= k * divisor
+  logic [RemBits-1:0] trial_diff; // trial - digit * divisor (below the divisor, so RemBits wide)
   logic [RemBits-1:0] rem_step;   // the remainder after this cycle's step
-  logic [Steps-1:0]   quo_step;   // the shift register after this cycle's step
+  logic [QBits-1:0]   quo_step;   // the shift register after this cycle's step
   logic [AccBits-1:0] div_res;    // the average from quo_fin / rem_fin (used in the last step)
   logic [4:0]         shift;      // pow2_i: log2 of the divisor (0 for a divisor of 0)
-  logic [Steps-1:0]   quo_pow2;   // pow2_i: the quotient, dividend >> shift
+  logic [QBits-1:0]   quo_pow2;   // pow2_i: the quotient, dividend >> shift
   logic [RemBits-1:0] rem_pow2;   // pow2_i: the remainder, the dividend's bits below the shift
-  logic [Steps-1:0]   quo_fin;    // the quotient in the last step: quo_q when loaded shifted, else quo_step
+  logic [QBits-1:0]   quo_fin;    // the quotient in the last step: quo_q when loaded shifted, else quo_step
   logic [RemBits-1:0] rem_fin;    // the remainder, likewise
 
   if (IsFp16) begin : gen_fp16
@@ -148,18 +152,20 @@ module pool_lane #(
       max_res = nan_next ? 16'h7E00 : max_next;
     end
 
-    // Dividend 2|S| < 2^59, divisor n; the quotient fits in 41 bits iff 2|S| >> 41 < n.
+    // Dividend 2|S| < 2^59, divisor n; the quotient fits in 42 bits iff 2|S| >> 42 < n (and in
+    // the 41 the rounding reads iff its bit 41 is 0 too).
     always_comb begin
       dividend = {sum_abs, 1'b0};
       divisor = {1'b0, count_i};
-      rem_init = dividend[XBits-1:Steps];
+      rem_init = RemBits'(dividend[XBits-1:QBits]);
     end
 
     // Rounding of Q = floor(2|S| / n) (units of 2^-25) with sticky_r = (remainder != 0).
-    logic [Steps-1:0] q;
+    logic [FpQBits-1:0] q;
+    logic             qovf;    // the quotient does not fit FpQBits: beyond binary16 either way
     logic             sticky_r;
     logic [5:0]       lz;      // leading zeros of q (used when q >= 2^12: 0..28)
-    logic [Steps-1:0] qn;      // q << lz: its leading one at the top
+    logic [FpQBits-1:0] qn;    // q << lz: its leading one at the top
     logic [10:0]      sig;     // the 11 kept bits
     logic             rnd;     // round bit
     logic             sticky;  // any bit below the round bit, or a nonzero remainder
@@ -169,14 +175,15 @@ module pool_lane #(
     logic [14:0]      res_mag;
 
     always_comb begin
-      q = quo_fin;
+      q = quo_fin[FpQBits-1:0];
+      qovf = dovf_q || quo_fin[QBits-1];
       sticky_r = rem_fin != '0;
       lz = 6'd0;
-      for (int i = 0; i < Steps; i++) begin
-        if (q[i]) lz = 6'(Steps - 1 - i);  // the highest one is the last to assign
+      for (int i = 0; i < FpQBits; i++) begin
+        if (q[i]) lz = 6'(FpQBits - 1 - i);  // the highest one is the last to assign
       end
       qn = q << lz;
-      if (q[Steps-1:12] == '0) begin
+      if (q[FpQBits-1:12] == '0) begin
         // m <= 11 (or Q = 0): the result is on the finest grid, 2^-24.
         sig = q[11:1];
         rnd = q[0];
@@ -184,14 +191,14 @@ module pool_lane #(
         e = {4'd0, q[11]};
       end else begin
         // m >= 12: sig = Q >> (m - 10), round bit Q[m - 11], e = m - 10 = 30 - lz.
-        sig = qn[Steps-1 -: 11];
-        rnd = qn[Steps-12];
-        sticky = sticky_r || (qn[Steps-13:0] != '0);
+        sig = qn[FpQBits-1 -: 11];
+        rnd = qn[FpQBits-12];
+        sticky = sticky_r || (qn[FpQBits-13:0] != '0);
         e = 5'(6'd30 - lz);
       end
       sig_r = {1'b0, sig} + {11'd0, rnd && (sticky || sig[0])};
       bits = {2'd0, e, 10'd0} + {5'd0, sig_r} - ((e != 5'd0) ? 17'd1024 : 17'd0);
-      res_mag = (dovf_q || bits >= 17'h7C00) ? 15'h7C00 : bits[14:0];
+      res_mag = (qovf || bits >= 17'h7C00) ? 15'h7C00 : bits[14:0];
       // Specials override: NaN, +Inf with -Inf, or a count of 0; then an infinity; a zero sum
       // needs no case of its own (Q = 0 and a positive sign give 0x0000).
       if (dnan_q || (dpinf_q && dninf_q) || dcnt0_q) div_res = 16'h7E00;
@@ -214,7 +221,7 @@ module pool_lane #(
     always_comb begin
       dividend = {1'b0, sum_abs, 1'b0} + {{(XBits - 17) {1'b0}}, count_i};
       divisor = {count_i, 1'b0};
-      rem_init = {{(RemBits - TopBits) {1'b0}}, dividend[XBits-1:Steps]};
+      rem_init = {{(RemBits - TopBits) {1'b0}}, dividend[XBits-1:QBits]};
     end
 
     // q = floor((2|s| + n) / (2n)); the sign of s after; a count of 0 gives 0.
@@ -240,12 +247,27 @@ module pool_lane #(
     sum_abs = sum_next[SumBits-1] ? ('0 - sum_next) : sum_next;
     ovf_init = rem_init >= divisor;
 
-    // One restoring division step on the registers.
-    trial = {rem_q, quo_q[Steps-1]};
-    fits = trial >= {1'b0, dvs_q};
-    trial_diff = RemBits'(trial - {1'b0, dvs_q});
-    rem_step = fits ? trial_diff[RemBits-1:0] : trial[RemBits-1:0];
-    quo_step = {quo_q[Steps-2:0], fits};
+    // One radix-4 restoring division step on the registers: the remainder (below the divisor)
+    // with the next two dividend bits, less the largest of 0, 1, 2 or 3 times the divisor it holds.
+    trial = {rem_q, quo_q[QBits-1 -: 2]};
+    dvs1 = {2'b00, dvs_q};
+    dvs2 = {1'b0, dvs_q, 1'b0};
+    dvs3 = dvs1 + dvs2;
+    if (trial >= dvs3) begin
+      digit = 2'd3;
+      trial_diff = RemBits'(trial - dvs3);
+    end else if (trial >= dvs2) begin
+      digit = 2'd2;
+      trial_diff = RemBits'(trial - dvs2);
+    end else if (trial >= dvs1) begin
+      digit = 2'd1;
+      trial_diff = RemBits'(trial - dvs1);
+    end else begin
+      digit = 2'd0;
+      trial_diff = RemBits'(trial);
+    end
+    rem_step = trial_diff;
+    quo_step = {quo_q[QBits-3:0], digit};
     quo_fin = dpow2_q ? quo_q : quo_step;
     rem_fin = dpow2_q ? rem_q : rem_step;
 
@@ -255,7 +277,7 @@ module pool_lane #(
     for (int i = 0; i < RemBits; i++) begin
       if (divisor[i]) shift = 5'(i);
     end
-    quo_pow2 = Steps'(dividend >> shift);
+    quo_pow2 = QBits'(dividend >> shift);
     rem_pow2 = dividend[RemBits-1:0] & (divisor - RemBits'(1));
 
     op_d = op_q;
@@ -295,7 +317,7 @@ module pool_lane #(
     if (load) begin
       steps_d = pow2_i ? StepCntBits'(1) : StepsInit;
       rem_d = pow2_i ? rem_pow2 : rem_init;
-      quo_d = pow2_i ? quo_pow2 : dividend[Steps-1:0];
+      quo_d = pow2_i ? quo_pow2 : dividend[QBits-1:0];
       dpow2_d = pow2_i;
       dvs_d = divisor;
       dneg_d = sum_next[SumBits-1];

@@ -2,7 +2,7 @@
 // section 16 on raw element bits, with the divider's arithmetic (quotient, leading one, rounding,
 // specials) as that section states it. The quotient is computed when the divider is loaded (one
 // 128-bit division, also for a power-of-two divisor, which the RTL shifts); the D cycles are only
-// counted, the RTL forms the quotient one bit per cycle.
+// counted, the RTL forms the quotient two bits per cycle (radix 4).
 #include "hw/pool/pool_lane_core.h"
 
 #include <string>

@@ -2,7 +2,7 @@
 // interface"; arithmetic of section 15): one lane of the pooling unit, which reduces the windows
 // the data feeder delivers, one element per cycle: a max comparator with its result register, an
 // exact fixed-point (binary16) or integer sum with the special-value flags, and the iterative
-// divider of the average (D = 41 cycles binary16, 32 integer; 1 for a window the unit marks pow2_i,
+// radix-4 divider of the average (D = 21 cycles binary16, 16 integer; 1 for a window the unit marks pow2_i,
 // whose divisor is 0 or a power of two and is divided by a shift). Register-transfer model of the RTL
 // twin pool_lane.sv, with eval()/tick() and _q/_d registers like the other block cores.
 #pragma once
@@ -25,8 +25,9 @@ struct PoolLaneIn {
 
 class PoolLaneCore {
 public:
-  static constexpr int kDividerCyclesFp16 = 41;  // one quotient bit per cycle: Q = floor(2|S| / n), 41 bits
-  static constexpr int kDividerCyclesInt = 32;   // q = floor((2|s| + n) / (2n)), 32 bits
+  // Two quotient bits per cycle (radix 4).
+  static constexpr int kDividerCyclesFp16 = 21;  // Q = floor(2|S| / n): 41 bits, formed in 42
+  static constexpr int kDividerCyclesInt = 16;   // q = floor((2|s| + n) / (2n)), 32 bits
   static constexpr int kDividerCyclesPow2 = 1;  // a divisor of 0 or 2^k: the quotient is a shift
   static constexpr std::uint32_t kMaxCount = 65536;
 

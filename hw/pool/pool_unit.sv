@@ -19,7 +19,7 @@
 //   * with the same last element every lane gets pow2_i when all lanes' divisors are 0 or powers of
 //     two (a lane's is when a factor is 0 or both are powers of two): the lanes then divide by a
 //     shift in one cycle, and still all finish together.
-//   * div_left_q copies the lanes' divider count (D = 41 binary16, 32 int8 / int16, 1 with pow2_i), so the Moore
+//   * div_left_q copies the lanes' divider count (D = 21 binary16, 16 int8 / int16, 1 with pow2_i), so the Moore
 //     pool_ready_o is exactly the lanes' in_ready_o for the next element: low only before the last
 //     element of an average window while the divider holds a window that does not finish this cycle.
 //   * the result port is lane 0's out_valid_o with the ROWS lanes' out_value_o (all lanes take their
@@ -58,7 +58,7 @@ module pool_unit #(
   localparam logic [1:0] PoolAverage = 2'd2;  // run_pool_op: 1 max, 2 average
   localparam int unsigned ArithFp16 = 0;      // Cfg.arith: 0 fp16, 1 int8, 2 int16
   // The lanes' divider steps D (pool_lane.sv).
-  localparam int unsigned DivSteps = (Cfg.arith == ArithFp16) ? 41 : 32;
+  localparam int unsigned DivSteps = (Cfg.arith == ArithFp16) ? 21 : 16;
   localparam int unsigned DivBits = 6;
   // The core's window length and position are uint32 (Lw = n_ky*n_kx < 2^32).
   localparam int unsigned LenBits = 32;

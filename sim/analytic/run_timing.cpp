@@ -14,12 +14,12 @@ namespace {
 
 // The divider of an average pooling RUN's windows (docs/microarchitecture.md section 16, "The
 // divisor" and the pool lane's divider), written from the spec apart from the pooling unit's core:
-// the windows of context (cy, cx) take D cycles (41 binary16, 32 integer), or one when every lane's
+// the windows of context (cy, cx) take D cycles (21 binary16, 16 integer: radix 4), or one when every lane's
 // divisor is 0 or a power of two (the lanes shift instead of dividing).
 class PoolDivider {
 public:
   PoolDivider(const hw::RunDesc& r, const hw::HwParams& p)
-      : r_(r), rows_(p.rows), full_(p.arithmetic == Arithmetic::fp16 ? 41 : 32) {}
+      : r_(r), rows_(p.rows), full_(p.arithmetic == Arithmetic::fp16 ? 21 : 16) {}
 
   // Cycles of the RUN's window k (windows in the unit's order: n_c per context, contexts cx inner).
   std::int64_t cycles(std::uint64_t k) {

@@ -11,7 +11,7 @@
 // layer (sim/golden/pool.h; the directed windows carry hand-computed values), and the timing is the
 // spec's, written again here: in_ready_o low only for a last average element while the divider
 // holds a window that does not finish in this cycle; out_valid_o 1 cycle after a max window's last
-// element is taken, D + 1 after an average window's (D = 41 binary16, 32 integer; 1 with pow2_i). in_ready_o is
+// element is taken, D + 1 after an average window's (D = 21 binary16, 16 integer: radix 4; 1 with pow2_i). in_ready_o is
 // checked every cycle, out_valid_o every cycle against a queue of results owed at exact cycles,
 // out_value_o with it. Built twice from this file (see hw/pool/CMakeLists.txt):
 //   pool_lane_tb [--view core|sc|all] [--seed N] [--windows N] [--long]   the C++ core and the
@@ -49,7 +49,7 @@ const char* arith_name(Arithmetic a) {
 }
 
 // The spec's divider length D (section 16), written here again rather than taken from the core.
-int divider_cycles(Arithmetic a) { return a == Arithmetic::fp16 ? 41 : 32; }
+int divider_cycles(Arithmetic a) { return a == Arithmetic::fp16 ? 21 : 16; }
 
 // The stream index of an arithmetic: the same seed gives the same stimulus on every view of it.
 std::uint64_t stream_of(Arithmetic a) { return a == Arithmetic::fp16 ? 0 : a == Arithmetic::int8 ? 1 : 2; }

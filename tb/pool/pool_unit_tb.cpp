@@ -18,7 +18,7 @@
 // pool_y1) x [pool_x0, pool_x1)); a window of several elements divided by 1 is the exact sum
 // rounded once, from golden::pool_backward (an element that every window holds); the timing is the
 // spec's: res_valid_o 1 cycle after the cycle that took a max window's last element, D + 1 after an
-// average window's (D = 41 binary16, 32 integer; 1 when every lane's divisor is 0 or a power of two);
+// average window's (D = 21 binary16, 16 integer: radix 4; 1 when every lane's divisor is 0 or a power of two);
 // pool_ready_o low exactly when the next element is the last of an average window while the
 // divider holds a window whose last step is not this cycle. pool_ready_o and res_valid_o are checked
 // every cycle, res_word_o (all ROWS words) with every result. Built twice from this file (see
@@ -62,7 +62,7 @@ const char* arith_name(Arithmetic a) {
 }
 
 // The spec's divider length D (section 16), written here again rather than taken from the core.
-int divider_cycles(Arithmetic a) { return a == Arithmetic::fp16 ? 41 : 32; }
+int divider_cycles(Arithmetic a) { return a == Arithmetic::fp16 ? 21 : 16; }
 
 acc_t acc_mask(Arithmetic a) { return a == Arithmetic::fp16 ? 0xFFFFu : 0xFFFFFFFFu; }
 elem_t elem_mask(Arithmetic a) { return a == Arithmetic::int8 ? 0xFF : 0xFFFF; }
