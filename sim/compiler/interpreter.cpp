@@ -1,6 +1,9 @@
 // Functional command interpreter: SRAM buffers as element arrays, DMA streams element by element,
-// RUN as the plain loop nest of section 8 with the PE's scalar MAC. Speed matters only enough to
-// run hundreds of random layers in a unit test, so the loops stay close to the spec's text.
+// RUN as the plain loop nest of section 8 with the PE's scalar MAC, and a pooling RUN as section
+// 16's windows reduced with section 15's arithmetic (max in window order; the average's exact sum
+// divided by the divisor window's count with one rounding, computed here by a long division of its
+// own). Speed matters only enough to run hundreds of random layers in a unit test, so the loops stay
+// close to the spec's text.
 #include "sim/compiler/interpreter.h"
 
 #include <algorithm>
@@ -13,6 +16,35 @@
 
 namespace flycol {
 namespace {
+
+using u128 = unsigned __int128;
+
+// Section 15's binary16 average, from the spec: `mag` (the exact |sum| in units of 2^-24) over `n`
+// (n > 0, mag > 0) rounded once to nearest, ties to even, with the sign put on. The quotient is
+// formed with 40 more bits than the sum has below its point, so its bits below the result's last
+// one decide the rounding, with the division's remainder as a last sticky bit.
+std::uint32_t half_of_quotient(bool neg, std::uint64_t mag, std::uint64_t n) {
+  const u128 a = u128(mag) << 40;  // units of 2^-64
+  const u128 q = a / n;
+  const bool rest = a % n != 0;
+  int lead = 127;
+  while (((q >> lead) & 1u) == 0) --lead;
+  const int weight = lead - 64;                // q * 2^-64 lies in [2^weight, 2^(weight+1))
+  int lsb = std::max(weight - 10, -24);        // the weight of the result's last bit
+  const int drop = lsb + 64;                   // quotient bits below it (at least 40)
+  std::uint64_t kept = std::uint64_t(q >> drop);
+  const u128 below = q & ((u128(1) << drop) - 1), half = u128(1) << (drop - 1);
+  if (below > half || (below == half && (rest || (kept & 1u)))) ++kept;
+  if (kept == 0x800) {  // rounded up into the next binade
+    kept = 0x400;
+    ++lsb;
+  }
+  const std::uint32_t sign = neg ? 0x8000u : 0u;
+  if (kept < 0x400) return sign | std::uint32_t(kept);  // subnormal (lsb = -24)
+  const int field = lsb + 25;
+  if (field >= 31) return sign | 0x7C00u;
+  return sign | (std::uint32_t(field) << 10) | std::uint32_t(kept & 0x3FFu);
+}
 
 struct Buffer {
   std::vector<std::uint32_t> elems;  // raw element bits
@@ -188,14 +220,20 @@ private:
 
   // Section 8: every context (g, cy, cx), every lane r and column col, reduction over c, y, x.
   void run(const hw::RunDesc& r) {
-    // The pooling RUN (section 16) is checked on the SystemC model and the RTL against the golden
-    // pooling (tb/top/pool_tb.cpp); this oracle models convolutions only and says so.
-    if (r.pooling()) fail("is a pooling RUN (pool_op != 0): the interpreter models convolution RUNs only");
+    const bool pool = r.pooling();
+    if (r.pool_op > unsigned(hw::kMaxPoolOp)) fail(fmt::format("pool_op = {}", r.pool_op));
     Buffer& ib = pick(ifmap_, r.ifmap_buf, "ifmap");
     Buffer& wb = pick(weights_, r.weight_buf, "weight");
     Buffer& pb = pick(psums_, r.psum_buf, "psum");
     if (ib.written < 0) fail("reads an ifmap buffer that was never loaded");
-    if (wb.written < 0) fail("reads a weight buffer that was never loaded");
+    if (!pool && wb.written < 0) fail("reads a weight buffer that was never loaded");
+    // Section 16: a pooling RUN has no preload and one group; an average one no packing, window
+    // sides up to 256 and a dense pattern.
+    const bool avg = r.pool_op == unsigned(hw::PoolOp::Average);
+    if (pool && (r.preload || r.n_kg != 1)) fail("a pooling RUN with preload or n_kg != 1");
+    if (avg && (r.pack_w != 0 || r.n_ky > 256 || r.n_kx > 256 || r.pool_ky > 256 || r.pool_kx > 256 ||
+                r.pool_sy == 0))
+      fail("an average pooling RUN with packing, a window side above 256 or pool_sy = 0");
 
     // The kernel column offsets: chunk q of the kernel row starts q*step_kxc elements in, and its
     // columns are the set bits of its pattern (pattern_kxc, the last chunk's: pattern).
@@ -225,6 +263,12 @@ private:
       fail(fmt::format("the chunk patterns have {} set bits, n_kx = {}", xoff.size(), r.n_kx));
 
     const std::uint64_t steps = std::uint64_t(r.n_c) * r.n_ky * r.n_kx;  // L
+    if (pool) {
+      for (std::size_t i = 0; avg && i < xoff.size(); ++i)
+        if (xoff[i] != i) fail("an average pooling RUN whose kernel columns are not dense");
+      pool_run(r, ib, pb, xoff, row_end);
+      return;
+    }
     if (std::uint64_t(r.n_kg) * steps * cols > std::uint64_t(wb.written))
       fail(fmt::format("reads {} weight words, the buffer holds {} loaded elements", std::uint64_t(r.n_kg) * steps,
                        wb.written));
@@ -306,6 +350,110 @@ private:
               pb.defined[e] = acc_defined[lane * cols + col];
             }
         }
+  }
+
+  // A pooling RUN (section 16): context (cy, cx) in the convolution's walk (pixel packing
+  // included), window c of each lane over the n_ky x n_kx steps of channel c; its result word goes
+  // where a convolution with K = C would put output channel c's, (c*n_cy + cy)*n_cx + cx.
+  void pool_run(const hw::RunDesc& r, const Buffer& ib, Buffer& pb, const std::vector<std::uint64_t>& xoff,
+                std::uint64_t row_end) {
+    const std::uint64_t rows = std::uint64_t(hw_.rows), b = std::uint64_t(hw_.bus_elems);
+    const bool avg = r.pool_op == unsigned(hw::PoolOp::Average);
+    if (std::uint64_t(r.n_c) * r.n_cy * r.n_cx * rows > pb.elems.size())
+      fail(fmt::format("writes {} psum words, the buffer has {}", std::uint64_t(r.n_c) * r.n_cy * r.n_cx,
+                       pb.elems.size() / rows));
+    // The divisor window (pool_ky x pool_kx, lanes pool_sx apart; the data window's and lane_stride
+    // where 0) and the range it is counted in.
+    const std::int64_t wy = r.pool_ky ? r.pool_ky : r.n_ky, wx = r.pool_kx ? r.pool_kx : r.n_kx;
+    const std::int64_t dsx = r.pool_sx ? r.pool_sx : r.lane_stride;
+    const auto inside = [](std::int64_t start, std::int64_t len, std::int64_t lo, std::int64_t hi) {
+      return std::max<std::int64_t>(0, std::min(start + len, hi) - std::max(start, lo));
+    };
+    std::vector<std::uint32_t> window(std::size_t(r.n_ky) * r.n_kx);
+    for (std::uint32_t cy = 0; cy < r.n_cy; ++cy)
+      for (std::uint32_t cx = 0; cx < r.n_cx; ++cx) {
+        const std::uint64_t ox = r.pack_w == 0 ? 0 : std::uint64_t(cx) * r.pack_r % r.pack_w;
+        const std::uint64_t extra = r.pack_w == 0 ? 0 : std::uint64_t(cx) * r.pack_r / r.pack_w;
+        const std::uint64_t base = std::uint64_t(cx) * r.step_cx + extra * r.pack_jump + std::uint64_t(cy) * r.step_cy;
+        const std::uint64_t last_row =
+            base + std::uint64_t(r.n_c - 1) * r.step_c + std::uint64_t(r.n_ky - 1) * r.step_ky;
+        const std::uint64_t last_word = (last_row + row_end - 1) / b;
+        if ((last_word + 1) * b > std::uint64_t(ib.written))
+          fail(fmt::format("pooling context (cy={}, cx={}) reads ifmap word {}, but only elements 0..{} were loaded", cy,
+                           cx, last_word, ib.written - 1));
+        for (std::uint64_t lane = 0; lane < rows; ++lane) {
+          const std::uint64_t wraps = r.pack_w == 0 ? 0 : (ox + lane) / r.pack_w;
+          const std::uint64_t lane_off = lane * r.lane_stride + wraps * r.pack_jump;
+          std::uint32_t count = 0;
+          if (avg) {
+            const std::int64_t ys = std::int64_t(cy) * r.pool_sy;
+            const std::int64_t xs = (std::int64_t(cx) * std::int64_t(rows) + std::int64_t(lane)) * dsx;
+            count = std::uint32_t(inside(ys, wy, r.pool_y0, r.pool_y1) * inside(xs, wx, r.pool_x0, r.pool_x1));
+          }
+          for (std::uint32_t c = 0; c < r.n_c; ++c) {
+            for (std::uint32_t y = 0; y < r.n_ky; ++y) {
+              const std::uint64_t row_start = base + std::uint64_t(c) * r.step_c + std::uint64_t(y) * r.step_ky;
+              for (std::uint32_t x = 0; x < r.n_kx; ++x)
+                window[std::size_t(y) * r.n_kx + x] = ib.elems[row_start + lane_off + xoff[x]];
+            }
+            const std::uint64_t e = ((std::uint64_t(c) * r.n_cy + cy) * r.n_cx + cx) * rows + lane;
+            pb.elems[e] = avg ? average(window, count) : maximum(window);
+            pb.defined[e] = 1;
+          }
+        }
+      }
+  }
+
+  // Section 15's max over a window's elements in order: the first loads, a later one replaces it
+  // only if strictly greater (binary16: -0 = +0; a NaN anywhere gives 0x7E00); an accumulator word.
+  std::uint32_t maximum(const std::vector<std::uint32_t>& w) const {
+    if (hw_.arithmetic != Arithmetic::fp16) {
+      std::int32_t m = sext(w[0]);
+      for (const std::uint32_t e : w) m = std::max(m, sext(e));
+      return std::uint32_t(m);
+    }
+    const auto order = [](std::uint32_t h) { return (h & 0x8000u) ? -std::int32_t(h & 0x7FFFu) : std::int32_t(h & 0x7FFFu); };
+    std::uint32_t m = w[0] & 0xFFFFu;
+    bool nan = false;
+    for (const std::uint32_t e : w) {
+      const std::uint32_t h = e & 0xFFFFu;
+      if ((h & 0x7C00u) == 0x7C00u && (h & 0x3FFu) != 0) {
+        nan = true;
+        continue;
+      }
+      if ((m & 0x7C00u) == 0x7C00u && (m & 0x3FFu) != 0) m = h;  // the window started with a NaN
+      else if (order(h) > order(m)) m = h;
+    }
+    return nan ? 0x7E00u : m;
+  }
+
+  // Section 15's average of a window's elements (padding arrives as 0) over `count`.
+  std::uint32_t average(const std::vector<std::uint32_t>& w, std::uint32_t count) const {
+    if (hw_.arithmetic != Arithmetic::fp16) {
+      std::int64_t s = 0;
+      for (const std::uint32_t e : w) s += sext(e);
+      if (count == 0) return 0;
+      const std::uint64_t mag = std::uint64_t(s < 0 ? -s : s);
+      const std::int64_t q = std::int64_t((2 * mag + count) / (2 * std::uint64_t(count)));
+      return std::uint32_t(std::int32_t(s < 0 ? -q : q));
+    }
+    std::int64_t s = 0;
+    bool nan = false, pinf = false, ninf = false;
+    for (const std::uint32_t e : w) {
+      const std::uint32_t h = e & 0xFFFFu, field = (h >> 10) & 0x1Fu, frac = h & 0x3FFu;
+      if (field == 0x1F) {
+        if (frac != 0) nan = true;
+        else ((h & 0x8000u) ? ninf : pinf) = true;
+        continue;
+      }
+      const std::int64_t v = field == 0 ? std::int64_t(frac) : std::int64_t(frac | 0x400u) << (field - 1);
+      s += (h & 0x8000u) ? -v : v;
+    }
+    if (nan || (pinf && ninf) || count == 0) return 0x7E00u;
+    if (pinf) return 0x7C00u;
+    if (ninf) return 0xFC00u;
+    if (s == 0) return 0;
+    return half_of_quotient(s < 0, std::uint64_t(s < 0 ? -s : s), count);
   }
 
   const Program& p_;

@@ -14,9 +14,10 @@ namespace flycol {
 // e.g. from build_dram_image). Wait thresholds are ignored: check_hazards() proves that stream
 // order is the only order the hardware can observe. Throws std::logic_error when a command
 // would read SRAM data that no command defined (outside the last load's stream, or a partial sum
-// that was never written), address outside a buffer or the DRAM image, or has a malformed field,
-// and for a pooling RUN, which it does not model (pooling programs are checked on the cycle models
-// against the golden pooling).
+// that was never written), address outside a buffer or the DRAM image, or has a malformed field
+// (a pooling RUN against section 16's rules among them). Pooling RUNs are modelled from sections 15
+// and 16 (windows, divisor windows, max and the once-rounded average), so the pooling, fused and
+// backward pooling programs can be checked here too (tb/top/pool_tb, fused_tb).
 void interpret(const Program& p, std::vector<std::uint8_t>& dram);
 
 }  // namespace flycol

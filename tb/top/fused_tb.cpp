@@ -26,6 +26,7 @@
 #include "sim/analytic/analytic_model.h"
 #include "sim/compiler/fused_compiler.h"
 #include "sim/compiler/hazards.h"
+#include "sim/compiler/interpreter.h"
 #include "sim/config/config.h"
 #include "sim/config/config_keys.h"
 #include "sim/dram/dram_model.h"
@@ -60,6 +61,16 @@ std::string run_case(ScSimulation& sim, const Config& cfg, const tb::FusedCase& 
   check_hazards(prog);
   const ConvOperands ops = tb::fused_operands(c, cfg);
   const std::vector<AccBits> want = tb::fused_reference(c, cfg, ops);
+  // The functional interpreter (sim/compiler/interpreter.h), a model of its own from the spec.
+  {
+    std::vector<std::uint8_t> image = build_dram_image(prog, ops);
+    try {
+      interpret(prog, image);
+    } catch (const std::logic_error& e) {
+      return fmt::format("interpreter: {}", e.what());
+    }
+    if (extract_outputs(prog, image.data()) != want) return "the interpreter's outputs differ from the golden model's";
+  }
 
   const LayerSimResult r = simulate_layer(sim, prog, ops, tb::timing_for(cfg, c.dram_seed), 2'000'000);
   *cycles = r.sim.cycles;

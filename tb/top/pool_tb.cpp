@@ -27,6 +27,7 @@
 
 #include "sim/analytic/analytic_model.h"
 #include "sim/compiler/hazards.h"
+#include "sim/compiler/interpreter.h"
 #include "sim/compiler/pool_compiler.h"
 #include "sim/config/config.h"
 #include "sim/config/config_keys.h"
@@ -73,6 +74,16 @@ std::string run_case(ScSimulation& sim, const Config& cfg, const tb::PoolCase& c
   const std::vector<AccBits>& want = cr.want;
   const std::vector<std::uint8_t>& image = cr.image;
   check_hazards(prog);  // the waits (a backward program's moves into the ifmap buffer among them)
+  // The functional interpreter (sim/compiler/interpreter.h), a model of its own from the spec.
+  {
+    std::vector<std::uint8_t> copy = image;
+    try {
+      interpret(prog, copy);
+    } catch (const std::logic_error& e) {
+      return fmt::format("interpreter: {}", e.what());
+    }
+    if (extract_outputs(prog, copy.data()) != want) return "the interpreter's outputs differ from the golden pooling";
+  }
   DramModel dram(tb::timing_for(cfg, c.dram_seed), image.size());
   dram.write_bytes(0, image.data(), image.size());
   const SimResult r = sim.run(prog.commands, dram, 1'000'000);
