@@ -6,10 +6,10 @@
 //   * average: the exact sum of the window (binary16: a signed fixed-point sum in units of 2^-24
 //     with NaN / +Inf / -Inf flags; int8 / int16: a 40-bit integer sum), handed at the edge that
 //     takes the last element to an iterative restoring divider of D = 21 (binary16) or 16 (int)
-//     steps, radix 4 (two quotient bits per cycle) whatever the values; with pow2_i (the divisor is 0 or a
-//     power of two) the quotient and remainder are loaded shifted and masked instead, and D = 1.
-//     The divider holds one window while the accumulator takes the next; only the last element of
-//     an average window can wait for it.
+//     steps, radix 4 (two quotient bits per cycle) whatever the values; with pow2_i (the divisor
+//     is 0 or a power of two) the quotient and remainder are loaded shifted and masked instead,
+//     and D = 1. The divider holds one window while the accumulator takes the next; only the last
+//     element of an average window can wait for it.
 // The divider is a remainder register and one shift register that holds the dividend bits still to
 // come at its top and the quotient bits found so far at its bottom. Its last step cycle also
 // rounds (binary16: once, to nearest even) and applies the specials, and the result register

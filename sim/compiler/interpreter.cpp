@@ -231,6 +231,8 @@ private:
     // sides up to 256 and a dense pattern.
     const bool avg = r.pool_op == unsigned(hw::PoolOp::Average);
     if (pool && (r.preload || r.n_kg != 1)) fail("a pooling RUN with preload or n_kg != 1");
+    if (pool && (r.n_c == 0 || r.n_cy == 0 || r.n_cx == 0 || r.n_ky == 0 || r.n_kx == 0))
+      fail("a pooling RUN with an empty window or no contexts");
     if (avg && (r.pack_w != 0 || r.n_ky > 256 || r.n_kx > 256 || r.pool_ky > 256 || r.pool_kx > 256 ||
                 r.pool_sy == 0))
       fail("an average pooling RUN with packing, a window side above 256 or pool_sy = 0");

@@ -6,7 +6,9 @@
 // std::logic_error: undefined SRAM data) and then on the whole-chip C++ model (AcceleratorCore)
 // under a cycle bound. Findings: any other exception, a ProtocolError of the chip model on a stream
 // both oracles accepted, a chip run that does not end within the bound, or a DRAM image that
-// differs between the chip model and the interpreter. A stream with a STORE_PSUMS into an ifmap
+// differs between the chip model and the interpreter. Preload's and n_kg's values carry, in their
+// high bits, a pooling RUN's op and divisor fields, so pooling RUNs (section 16) meet both models
+// too. A stream with a STORE_PSUMS into an ifmap
 // buffer (dst_ifmap, docs/microarchitecture.md 7.6) runs only if its waits also order that store
 // against every other user of the buffer (fused_stores_ordered below).
 #include <algorithm>
@@ -115,6 +117,23 @@ void set_field(Command& c, int f, std::uint64_t v) {
     c.run.lane_stride = static_cast<std::uint32_t>(v >> 16 & 0xff);
     c.run.pattern = v >> 24;
   }
+  if (f == 19 && (v >> 1)) {  // with preload's tag: a pooling RUN (section 16) and its divisor window
+    c.run.pool_op = static_cast<std::uint32_t>((v >> 1) % 3);
+    if (c.run.pool_op != 0) {  // what every pooling RUN needs, so an edited convolution RUN can pool
+      c.run.preload = false;
+      c.run.n_kg = 1;
+    }
+    c.run.pool_ky = static_cast<std::uint32_t>(v >> 3 & 0xff);
+    c.run.pool_kx = static_cast<std::uint32_t>(v >> 11 & 0xff);
+    c.run.pool_sx = static_cast<std::uint32_t>(v >> 19 & 0xff);
+    c.run.pool_sy = static_cast<std::uint32_t>(v >> 27 & 0xff);
+  }
+  if (f == 20 && (v >> 32)) {  // with n_kg's tag: the divisor's counted range
+    c.run.pool_y0 = static_cast<std::uint32_t>(v >> 32 & 0xff);
+    c.run.pool_x0 = static_cast<std::uint32_t>(v >> 40 & 0xff);
+    c.run.pool_y1 = static_cast<std::uint32_t>(v >> 48 & 0xff);
+    c.run.pool_x1 = static_cast<std::uint32_t>(v >> 56 & 0xff);
+  }
 }
 
 // A STORE_PSUMS with dst_ifmap writes ifmap buffer dst_buf (section 7.6), which the tops allow
@@ -218,7 +237,10 @@ std::vector<std::uint8_t> run_chip(const flycol::Program& p, std::vector<std::ui
   std::size_t next = 0;
   for (std::uint64_t cycle = 0;; ++cycle) {
     if (next == p.commands.size() && core.idle() && rsp.empty()) {
-      note(fmt::format("{} commands ran on the chip model in {} cycles (bound {})", p.commands.size(), cycle, max_cycles));
+      const auto pools = std::count_if(p.commands.begin(), p.commands.end(),
+                                       [](const Command& c) { return c.op == Opcode::Run && c.run.pooling(); });
+      note(fmt::format("{} commands ({} pooling RUNs) ran on the chip model in {} cycles (bound {})", p.commands.size(),
+                       pools, cycle, max_cycles));
       return dram;
     }
     if (cycle == max_cycles)
