@@ -241,7 +241,7 @@ private:
     // columns are the set bits of its pattern (pattern_kxc, the last chunk's: pattern).
     if (r.n_kxc == 0) fail("n_kxc = 0");
     std::vector<std::uint64_t> xoff;
-    const std::uint64_t rows = std::uint64_t(hw_.rows), cols = std::uint64_t(hw_.cols), b = std::uint64_t(hw_.bus_elems);
+    const std::uint64_t rows = std::uint64_t(hw_.rows), cols = std::uint64_t(hw_.cols);
     std::uint64_t row_end = 0;  // one past the furthest element a kernel row's region rows read
     std::uint64_t max_wraps = 0;  // pixel packing: row ends a lane passes, over the context columns that occur
     for (std::uint64_t cx = 0; r.pack_w != 0 && cx < std::min<std::uint64_t>(r.n_cx, r.pack_w); ++cx)
@@ -288,25 +288,9 @@ private:
     for (std::uint32_t g = 0; g < r.n_kg; ++g)
       for (std::uint32_t cy = 0; cy < r.n_cy; ++cy)
         for (std::uint32_t cx = 0; cx < r.n_cx; ++cx) {
-          // Pixel packing (section 9.2): context cx starts in column ox of its packed row, having
-          // passed floor(cx * pack_r / pack_w) more row ends than step_cx counts; lane l's pixel lies
-          // floor((ox + l) / pack_w) rows further down.
-          const std::uint64_t ox = r.pack_w == 0 ? 0 : std::uint64_t(cx) * r.pack_r % r.pack_w;
-          const std::uint64_t extra = r.pack_w == 0 ? 0 : std::uint64_t(cx) * r.pack_r / r.pack_w;
-          const auto lane_offset = [&](std::uint64_t lane) {
-            const std::uint64_t wraps = r.pack_w == 0 ? 0 : (ox + lane) / r.pack_w;
-            return lane * r.lane_stride + wraps * r.pack_jump;
-          };
-          const std::uint64_t base =
-              std::uint64_t(cx) * r.step_cx + extra * r.pack_jump + std::uint64_t(cy) * r.step_cy;
-          // The feeder reads whole words of every region row; the last row of the context reads
-          // furthest. Those words must hold loaded data (tile or tail).
-          const std::uint64_t last_row =
-              base + std::uint64_t(r.n_c - 1) * r.step_c + std::uint64_t(r.n_ky - 1) * r.step_ky;
-          const std::uint64_t last_word = (last_row + row_end - 1) / b;
-          if ((last_word + 1) * b > std::uint64_t(ib.written))
-            fail(fmt::format("context (g={}, cy={}, cx={}) reads ifmap word {}, but only elements 0..{} were loaded", g,
-                             cy, cx, last_word, ib.written - 1));
+          const Context ctx = context(r, ib, row_end, cy, cx, fmt::format("context (g={}, cy={}, cx={})", g, cy, cx));
+          const std::uint64_t base = ctx.base;
+          const auto lane_offset = [&](std::uint64_t lane) { return ctx.lane_offset(r, lane); };
           const auto psum_index = [&](std::uint64_t col, std::uint64_t lane) {
             return (((std::uint64_t(g) * cols + col) * r.n_cy + cy) * r.n_cx + cx) * rows + lane;
           };
@@ -354,12 +338,39 @@ private:
         }
   }
 
+  // Context (cy, cx) of a RUN in the feeder's walk. Pixel packing (section 9.2): context cx starts
+  // in column ox of its packed row, having passed floor(cx * pack_r / pack_w) more row ends than
+  // step_cx counts; lane l's pixel lies floor((ox + l) / pack_w) rows further down.
+  struct Context {
+    std::uint64_t base = 0, ox = 0;  // the context's first element; its first pixel's column
+    std::uint64_t lane_offset(const hw::RunDesc& r, std::uint64_t lane) const {
+      const std::uint64_t wraps = r.pack_w == 0 ? 0 : (ox + lane) / r.pack_w;
+      return lane * r.lane_stride + wraps * r.pack_jump;
+    }
+  };
+  // The context, after checking that the words its last region row reads (the furthest of its
+  // reads; the feeder reads whole words) hold loaded data (tile or tail); `what` names it.
+  Context context(const hw::RunDesc& r, const Buffer& ib, std::uint64_t row_end, std::uint32_t cy, std::uint32_t cx,
+                  const std::string& what) const {
+    const std::uint64_t b = std::uint64_t(hw_.bus_elems);
+    Context ctx;
+    ctx.ox = r.pack_w == 0 ? 0 : std::uint64_t(cx) * r.pack_r % r.pack_w;
+    const std::uint64_t extra = r.pack_w == 0 ? 0 : std::uint64_t(cx) * r.pack_r / r.pack_w;
+    ctx.base = std::uint64_t(cx) * r.step_cx + extra * r.pack_jump + std::uint64_t(cy) * r.step_cy;
+    const std::uint64_t last_row =
+        ctx.base + std::uint64_t(r.n_c - 1) * r.step_c + std::uint64_t(r.n_ky - 1) * r.step_ky;
+    const std::uint64_t last_word = (last_row + row_end - 1) / b;
+    if ((last_word + 1) * b > std::uint64_t(ib.written))
+      fail(fmt::format("{} reads ifmap word {}, but only elements 0..{} were loaded", what, last_word, ib.written - 1));
+    return ctx;
+  }
+
   // A pooling RUN (section 16): context (cy, cx) in the convolution's walk (pixel packing
   // included), window c of each lane over the n_ky x n_kx steps of channel c; its result word goes
   // where a convolution with K = C would put output channel c's, (c*n_cy + cy)*n_cx + cx.
   void pool_run(const hw::RunDesc& r, const Buffer& ib, Buffer& pb, const std::vector<std::uint64_t>& xoff,
                 std::uint64_t row_end) {
-    const std::uint64_t rows = std::uint64_t(hw_.rows), b = std::uint64_t(hw_.bus_elems);
+    const std::uint64_t rows = std::uint64_t(hw_.rows);
     const bool avg = r.pool_op == unsigned(hw::PoolOp::Average);
     if (std::uint64_t(r.n_c) * r.n_cy * r.n_cx * rows > pb.elems.size())
       fail(fmt::format("writes {} psum words, the buffer has {}", std::uint64_t(r.n_c) * r.n_cy * r.n_cx,
@@ -374,18 +385,10 @@ private:
     std::vector<std::uint32_t> window(std::size_t(r.n_ky) * r.n_kx);
     for (std::uint32_t cy = 0; cy < r.n_cy; ++cy)
       for (std::uint32_t cx = 0; cx < r.n_cx; ++cx) {
-        const std::uint64_t ox = r.pack_w == 0 ? 0 : std::uint64_t(cx) * r.pack_r % r.pack_w;
-        const std::uint64_t extra = r.pack_w == 0 ? 0 : std::uint64_t(cx) * r.pack_r / r.pack_w;
-        const std::uint64_t base = std::uint64_t(cx) * r.step_cx + extra * r.pack_jump + std::uint64_t(cy) * r.step_cy;
-        const std::uint64_t last_row =
-            base + std::uint64_t(r.n_c - 1) * r.step_c + std::uint64_t(r.n_ky - 1) * r.step_ky;
-        const std::uint64_t last_word = (last_row + row_end - 1) / b;
-        if ((last_word + 1) * b > std::uint64_t(ib.written))
-          fail(fmt::format("pooling context (cy={}, cx={}) reads ifmap word {}, but only elements 0..{} were loaded", cy,
-                           cx, last_word, ib.written - 1));
+        const Context ctx = context(r, ib, row_end, cy, cx, fmt::format("pooling context (cy={}, cx={})", cy, cx));
+        const std::uint64_t base = ctx.base;
         for (std::uint64_t lane = 0; lane < rows; ++lane) {
-          const std::uint64_t wraps = r.pack_w == 0 ? 0 : (ox + lane) / r.pack_w;
-          const std::uint64_t lane_off = lane * r.lane_stride + wraps * r.pack_jump;
+          const std::uint64_t lane_off = ctx.lane_offset(r, lane);
           std::uint32_t count = 0;
           if (avg) {
             const std::int64_t ys = std::int64_t(cy) * r.pool_sy;
@@ -423,8 +426,7 @@ private:
         nan = true;
         continue;
       }
-      if ((m & 0x7C00u) == 0x7C00u && (m & 0x3FFu) != 0) m = h;  // the window started with a NaN
-      else if (order(h) > order(m)) m = h;
+      if (order(h) > order(m)) m = h;  // a NaN in m never matters: the result is then NaN
     }
     return nan ? 0x7E00u : m;
   }
