@@ -29,8 +29,13 @@ std::string Command::to_string() const {
                        r.pattern_kxc);
     if (r.pack_w != 0) s += fmt::format(" pack(w={},r={},jump={})", r.pack_w, r.pack_r, r.pack_jump);
     if (r.pool_op == unsigned(PoolOp::Max)) s += " pool=max";
-    if (r.pool_op == unsigned(PoolOp::Average))
-      s += fmt::format(" pool=avg(sy={},rows={}..{},cols={}..{})", r.pool_sy, r.pool_y0, r.pool_y1, r.pool_x0, r.pool_x1);
+    if (r.pool_op == unsigned(PoolOp::Average) || r.pool_op == unsigned(PoolOp::Argmax) ||
+        r.pool_op == unsigned(PoolOp::MaskedSum))
+      s += fmt::format(" pool={}(sy={},rows={}..{},cols={}..{})",
+                       r.pool_op == unsigned(PoolOp::Average)  ? "avg"
+                       : r.pool_op == unsigned(PoolOp::Argmax) ? "argmax"
+                                                               : "masked",
+                       r.pool_sy, r.pool_y0, r.pool_y1, r.pool_x0, r.pool_x1);
     if (r.pool_ky != 0 || r.pool_kx != 0 || r.pool_sx != 0)
       s += fmt::format(" divisor_window(ky={},kx={},sx={})", r.pool_ky, r.pool_kx, r.pool_sx);
     if (r.pool_op > unsigned(kMaxPoolOp)) s += fmt::format(" pool_op={}", r.pool_op);

@@ -23,7 +23,7 @@ inline constexpr int kLaneStride = 8;   // RUN lane stride (sx)
 inline constexpr int kPattern = 64;     // kernel pattern (configurations use up to 64 bits of it)
 inline constexpr int kElemStep = 8;    // DMA element step of a gathering load
 inline constexpr int kPadValue = 16;   // DMA padding element value (raw element bits)
-inline constexpr int kPoolOp = 2;      // RUN pooling operation (PoolOp)
+inline constexpr int kPoolOp = 3;      // RUN pooling operation (PoolOp)
 inline constexpr int kPoolStride = 8;  // RUN average pooling: vertical window stride
 inline constexpr int kPoolStart = 8;   // RUN average pooling: first counted tile row / column
 inline constexpr int kPoolSide = 9;    // RUN average pooling: divisor window side (0 .. 256)
@@ -77,9 +77,12 @@ struct DmaDesc {
 };
 
 // What a RUN computes (section 8, field pool_op; section 16): a convolution, or pooling windows
-// of each channel through the pooling unit.
-enum class PoolOp : std::uint8_t { None = 0, Max = 1, Average = 2 };
-inline constexpr int kMaxPoolOp = 2;
+// of each channel through the pooling unit. Argmax and MaskedSum serve max pooling's backward pass
+// (section 16, "Backward of max pooling"): the argmax's position counted from the window's end,
+// and an average whose windows are (index, value) pairs, a value counted only where its index
+// equals the pair's number.
+enum class PoolOp : std::uint8_t { None = 0, Max = 1, Average = 2, Argmax = 3, MaskedSum = 4 };
+inline constexpr int kMaxPoolOp = 4;
 
 // One tile's computation (section 8).
 struct RunDesc {
@@ -103,7 +106,7 @@ struct RunDesc {
   // Pooling (section 16, "The pooling RUN"): pool_op 0 is a convolution. The other fields are
   // average pooling's divisor geometry in tile coordinates: window rows start pool_sy apart, and
   // the divisor counts the divisor window's positions in [pool_y0, pool_y1) x [pool_x0, pool_x1).
-  std::uint32_t pool_op = 0;      // PoolOp, 2 bits
+  std::uint32_t pool_op = 0;      // PoolOp, 3 bits
   std::uint32_t pool_sy = 1;      // 8 bits
   std::uint32_t pool_y0 = 0, pool_x0 = 0;  // 8 bits each
   std::uint32_t pool_y1 = 0, pool_x1 = 0;  // 16 bits each
@@ -114,6 +117,10 @@ struct RunDesc {
   std::uint32_t pool_sx = 0;
 
   bool pooling() const { return pool_op != 0; }
+  // Average and masked sum: windows through the divider, with its divisor, checks and ready rule.
+  bool pool_divides() const {
+    return pool_op == unsigned(PoolOp::Average) || pool_op == unsigned(PoolOp::MaskedSum);
+  }
 
   // The divisor window's rows, columns and column stride (pool_ky, pool_kx, pool_sx or their defaults).
   std::uint32_t divisor_ky() const { return pool_ky != 0 ? pool_ky : n_ky; }

@@ -14,7 +14,7 @@ package flycol_pkg;
     OpRun = 3'd4
   } opcode_e;
 
-  localparam int unsigned CommandBits = 902;
+  localparam int unsigned CommandBits = 903;
   localparam int unsigned BeatBytes = 32;
   localparam int unsigned ChunkQueueDepth = 32;
   localparam int unsigned WeightFifoDepth = 4;
@@ -146,7 +146,7 @@ package flycol_pkg;
     logic [15:0] run_pack_w;  // RUN: packed output-row width (0: no packing)
     logic [15:0] run_pack_r;  // RUN: rows mod pack_w
     logic [23:0] run_pack_jump;  // RUN: lane offset added per row wrap
-    logic [1:0] run_pool_op;  // RUN: 0 convolution, 1 max pooling, 2 average pooling
+    logic [2:0] run_pool_op;  // RUN: 0 convolution, 1 max, 2 average, 3 argmax, 4 masked sum
     logic [7:0] run_pool_sy;  // RUN: average pooling: vertical window stride
     logic [7:0] run_pool_y0;  // RUN: average pooling: first tile row the divisor counts
     logic [7:0] run_pool_x0;  // RUN: average pooling: first tile column the divisor counts

@@ -21,14 +21,15 @@ PoolLaneIn PoolLane::inputs() const {
   in.first = in_first_i.read();
   in.last = in_last_i.read();
   in.elem = in_elem_i.read();
-  in.avg = op_i.read();
+  in.op = PoolLaneOp(op_i.read() & 3u);
+  in.pad = pad_i.read();
   in.count = count_i.read();
   in.pow2 = pow2_i.read();
   return in;
 }
 
 void PoolLane::comb() {
-  in_ready_o.write(core_.ready_for(in_valid_i.read(), in_last_i.read(), op_i.read()));
+  in_ready_o.write(core_.ready_for(in_valid_i.read(), in_last_i.read(), PoolLaneOp(op_i.read() & 3u)));
   out_valid_o.write(core_.out_valid());
   out_value_o.write(core_.out_value());
 }

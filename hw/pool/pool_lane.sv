@@ -9,7 +9,16 @@
 //     steps, radix 4 (two quotient bits per cycle) whatever the values; with pow2_i (the divisor
 //     is 0 or a power of two) the quotient and remainder are loaded shifted and masked instead,
 //     and D = 1. The divider holds one window while the accumulator takes the next; only the last
-//     element of an average window can wait for it.
+//     element of a window through the divider (average, masked sum) can wait for it.
+//   * argmax (section 16, "Backward of max pooling"): the max register, its NaN flag, a valid-seen
+//     flag and the best element's position; elements marked pad_i are skipped, the first valid NaN
+//     ends the search, else the first valid element strictly greater than the best becomes it. The
+//     result, pos - best position (counted from the window's end; 0xFFFF without a valid element,
+//     zero-extended), is written like a max result.
+//   * masked sum: an average whose elements come in (index, value) pairs: an element at an even
+//     window position sets the hit flag when its bits, unsigned, equal pos / 2; one at an odd
+//     position joins the sum and flags only after a hit. Divisor, divider and timing: the average's.
+// The window position pos_q counts the elements of every window (0 at a first element).
 // The divider is a remainder register and one shift register that holds the dividend bits still to
 // come at its top and the quotient bits found so far at its bottom. Its last step cycle also
 // rounds (binary16: once, to nearest even) and applies the specials, and the result register
@@ -25,17 +34,19 @@ module pool_lane #(
   input  logic                rst_ni,       // asynchronous reset, active low: every register 0
   input  logic                in_valid_i,   // an element is offered
   output logic                in_ready_o,   // the element is taken this cycle if in_valid_i; low only for
-                                            // the last element of an average window while the divider
-                                            // is busy and not in its last step
+                                            // the last element of a window through the divider (op_i
+                                            // bit 0) while the divider is busy and not in its last step
   input  logic                in_first_i,   // the element is its window's first (only with in_valid_i)
   input  logic                in_last_i,    // the element is its window's last (both for a window of one)
   input  logic [ElemBits-1:0] in_elem_i,    // the element's bits (padding: the LOAD's pad_value)
-  input  logic                op_i,         // 0 max, 1 average; sampled with every element, constant
-                                            // within a window
-  input  logic [16:0]         count_i,      // with the last element of an average window: its divisor,
-                                            // 0..65536
-  input  logic                pow2_i,       // with the last element of an average window: count_i is 0 or
-                                            // a power of two; the divider shifts, in one step
+  input  logic [1:0]          op_i,         // 0 max, 1 average, 2 argmax, 3 masked sum (bit 0: through the
+                                            // divider); sampled with every element, constant within a window
+  input  logic                pad_i,        // the element is padding: an argmax window ignores it (the
+                                            // other ops do not read it)
+  input  logic [16:0]         count_i,      // with the last element of an average or masked-sum window:
+                                            // its divisor, 0..65536
+  input  logic                pow2_i,       // with the last element of an average or masked-sum window:
+                                            // count_i is 0 or a power of two; the divider shifts, in one step
   output logic                out_valid_o,  // a window's result, for one cycle
   output logic [AccBits-1:0]  out_value_o   // the result: binary16, or int32 (int8 / int16 sign-extended);
                                             // holds the last result while out_valid_o is low
@@ -60,15 +71,29 @@ module pool_lane #(
   localparam int unsigned RemBits = 18;
   localparam int unsigned StepCntBits = 6;
   localparam logic [StepCntBits-1:0] StepsInit = StepCntBits'(Steps);
+  localparam logic [1:0] OpMax = 2'd0;        // op_i: 0 max, 1 average, 2 argmax, 3 masked sum
+  localparam logic [1:0] OpArgmax = 2'd2;
+  localparam logic [1:0] OpMaskedSum = 2'd3;
+  // Window positions: an argmax or masked-sum element's is below 65536 (PositionRange_A), so 17 bits
+  // hold the next one; the best position of an argmax window and its result take 16.
+  localparam int unsigned PosBits = 17;
+  localparam logic [PosBits-1:0] PosLimit = PosBits'(65536);
+  localparam int unsigned BestBits = 16;
+  localparam logic [BestBits-1:0] NoArgmax = 16'hFFFF;  // an argmax window without a valid element
 
   // ---- Registers ----
-  logic                   op_q, op_d;        // op of the open window (taken from its first element)
+  logic [1:0]             op_q, op_d;        // op of the open window (taken from its first element)
   logic                   win_q, win_d;      // a window is open: its first element taken, its last not yet
-  logic [ElemBits-1:0]    max_q, max_d;      // running maximum (max windows)
-  logic [SumBits-1:0]     sum_q, sum_d;      // running sum, signed (average windows); 0 between windows
-  logic                   nan_q, nan_d;      // the window has had a NaN (binary16; max and average)
+  logic [PosBits-1:0]     pos_q, pos_d;      // window position of the next element; 0 between windows
+  logic [ElemBits-1:0]    max_q, max_d;      // running maximum (max windows), best valid element (argmax)
+  logic [SumBits-1:0]     sum_q, sum_d;      // running sum, signed (average, masked sum); 0 between windows
+  logic                   nan_q, nan_d;      // the window has had a NaN (binary16; max, average, masked sum
+                                             // values that joined) / its best is a NaN (argmax)
   logic                   pinf_q, pinf_d;    // ... a +Inf (binary16 average)
   logic                   ninf_q, ninf_d;    // ... a -Inf (binary16 average)
+  logic                   any_q, any_d;      // argmax: the window has had a valid (non-padding) element
+  logic [BestBits-1:0]    best_q, best_d;    // argmax: the best element's window position
+  logic                   hit_q, hit_d;      // masked sum: the last index element equalled its pair's number
   logic [StepCntBits-1:0] steps_q, steps_d;  // divider steps still to do; busy while nonzero
   logic [RemBits-1:0]     rem_q, rem_d;      // divider: partial remainder
   logic [QBits-1:0]       quo_q, quo_d;      // divider: dividend bits to come (top), quotient bits (bottom)
@@ -87,22 +112,42 @@ module pool_lane #(
   logic busy;       // the divider holds a window (steps it in this cycle)
   logic last_step;  // this cycle is the divider's last step: its result is written at the edge
   logic take;       // an element is taken this cycle
-  logic load;       // the last element of an average window is taken: the divider loads at the edge
-  logic max_done;   // the last element of a max window is taken: the result is written at the edge
+  logic divides;    // op_i goes through the divider: average or masked sum
+  logic argmax;     // op_i is argmax
+  logic masked;     // op_i is masked sum
+  logic load;       // the last element of a window through the divider is taken: it loads at the edge
+  logic max_done;   // the last element of a max or argmax window is taken: the result is written at the edge
 
+  assign divides = op_i[0];
+  assign argmax = op_i == OpArgmax;
+  assign masked = op_i == OpMaskedSum;
   assign busy = steps_q != '0;
   assign last_step = steps_q == StepCntBits'(1);
-  assign in_ready_o = !(in_valid_i && in_last_i && op_i && busy && !last_step);
+  assign in_ready_o = !(in_valid_i && in_last_i && divides && busy && !last_step);
   assign take = in_valid_i && in_ready_o;
-  assign load = take && in_last_i && op_i;
-  assign max_done = take && in_last_i && !op_i;
+  assign load = take && in_last_i && divides;
+  assign max_done = take && in_last_i && !divides;
 
   // ---- Element decode and the arithmetic-dependent parts ----
-  logic [SumBits-1:0] elem_fix;   // the element on the sum's grid, signed (0 for NaN and infinities)
+  logic [SumBits-1:0] elem_fix;   // sum_elem on the sum's grid, signed (0 for NaN and infinities)
   logic               elem_nan;   // the element is a NaN (binary16)
   logic               elem_pinf;  // ... +Inf
   logic               elem_ninf;  // ... -Inf
   logic               elem_gt;    // the element is strictly greater than max_q
+  logic [PosBits-1:0] pos;        // the element's window position (0 for a first element)
+  logic               joins;      // the element joins the sum and flags: always but in a masked sum,
+                                  // where only a value (odd position) after a hit does
+  logic [ElemBits-1:0] sum_elem;  // the element if it joins, else 0 (gated before the decode: 16 bits,
+                                  // not the sum's 58)
+  logic               idx_hit;    // masked sum: the element's bits, unsigned, equal its pair's number
+  logic               arg_any;    // argmax: the window's valid-seen flag before this element
+  logic               arg_nan;    // ... its NaN flag before this element
+  logic               arg_upd;    // argmax: the element becomes the window's best
+  logic               any_next;   // argmax: the flags including this element
+  logic               arg_nan_next;
+  logic [BestBits-1:0] best_next; // argmax: the best position including this element
+  logic [BestBits-1:0] arg_dist; // argmax: pos - best_next (the best counted from the end), or 0xFFFF
+  logic [AccBits-1:0] arg_res;    // an argmax window's result: arg_dist zero-extended
   logic               nan_next;   // the window's flags including this element
   logic               pinf_next, ninf_next;
   logic [ElemBits-1:0] max_next;  // the running maximum including this element
@@ -126,11 +171,21 @@ module pool_lane #(
   logic [QBits-1:0]   quo_fin;    // the quotient in the last step: quo_q when loaded shifted, else quo_step
   logic [RemBits-1:0] rem_fin;    // the remainder, likewise
 
+  // ---- Window position; the masked sum's pairs ----
+  // pos_q is 0 whenever no window is open (PositionIdle_A), and a first element is only legal then
+  // (FirstOutsideWindow_A), so pos_q is the element's position for a first element too: in_first_i
+  // stays off the masked sum's gate below, and so off the divider's load path. An even position
+  // holds an index, the odd one after it the value it selects.
+  assign pos = pos_q;
+  assign idx_hit = PosBits'(in_elem_i) == {1'b0, pos[PosBits-1:1]};
+  assign joins = !masked || (pos[0] && hit_q);
+  assign sum_elem = joins ? in_elem_i : '0;
+
   if (IsFp16) begin : gen_fp16
     logic        sgn;
     logic [4:0]  field;
     logic [9:0]  frac;
-    logic [39:0] mag;   // |element| in units of 2^-24: at most 2047 << 29 < 2^40
+    logic [39:0] mag;   // |sum_elem| in units of 2^-24: at most 2047 << 29 < 2^40
     logic [15:0] key_elem, key_max;  // signed keys of binary16 order: -x for a negative x, -0 = +0
 
     always_comb begin
@@ -140,11 +195,12 @@ module pool_lane #(
       elem_nan = (field == 5'h1F) && (frac != 10'd0);
       elem_pinf = (field == 5'h1F) && (frac == 10'd0) && !sgn;
       elem_ninf = (field == 5'h1F) && (frac == 10'd0) && sgn;
-      // normal: significand with the hidden one shifted left by field - 1; subnormal: the fraction.
+      // The addend, from sum_elem: normal: significand with the hidden one shifted left by
+      // field - 1; subnormal: the fraction; 0 for NaN and infinities (their flags instead).
       mag = '0;
-      if (field == 5'd0) mag = {30'd0, frac};
-      else if (field != 5'h1F) mag = {29'd0, 1'b1, frac} << (field - 5'd1);
-      elem_fix = sgn ? (SumBits'(0) - {18'd0, mag}) : {18'd0, mag};
+      if (sum_elem[14:10] == 5'd0) mag = {30'd0, sum_elem[9:0]};
+      else if (sum_elem[14:10] != 5'h1F) mag = {29'd0, 1'b1, sum_elem[9:0]} << (sum_elem[14:10] - 5'd1);
+      elem_fix = sum_elem[15] ? (SumBits'(0) - {18'd0, mag}) : {18'd0, mag};
 
       key_elem = sgn ? (16'd0 - {1'b0, in_elem_i[14:0]}) : {1'b0, in_elem_i[14:0]};
       key_max = max_q[15] ? (16'd0 - {1'b0, max_q[14:0]}) : {1'b0, max_q[14:0]};
@@ -211,7 +267,7 @@ module pool_lane #(
       elem_nan = 1'b0;
       elem_pinf = 1'b0;
       elem_ninf = 1'b0;
-      elem_fix = SumBits'($signed(in_elem_i));
+      elem_fix = SumBits'($signed(sum_elem));
       elem_gt = $signed(in_elem_i) > $signed(max_q);
       max_res = AccBits'($signed(max_next));
     end
@@ -237,14 +293,30 @@ module pool_lane #(
   end
 
   // ---- Datapath and next state ----
+  // Three blocks in the order the values flow (the arithmetic-dependent parts above sit between
+  // them): the window's values including this element, the divider's step, the next state.
   always_comb begin
     // The window's flags and running values including this element (a first element starts them).
-    nan_next = (!in_first_i && nan_q) || elem_nan;
-    pinf_next = (!in_first_i && pinf_q) || elem_pinf;
-    ninf_next = (!in_first_i && ninf_q) || elem_ninf;
+    nan_next = (!in_first_i && nan_q) || (joins && elem_nan);
+    pinf_next = (!in_first_i && pinf_q) || (joins && elem_pinf);
+    ninf_next = (!in_first_i && ninf_q) || (joins && elem_ninf);
     max_next = (in_first_i || elem_gt) ? in_elem_i : max_q;
     sum_next = (in_first_i ? '0 : sum_q) + elem_fix;
     sum_abs = sum_next[SumBits-1] ? ('0 - sum_next) : sum_next;
+
+    // Argmax: a valid element becomes the best if none was valid yet, or (no NaN best yet) if it is
+    // a NaN or strictly greater than the best (the max path's comparison).
+    arg_any = !in_first_i && any_q;
+    arg_nan = !in_first_i && nan_q;
+    arg_upd = !pad_i && !arg_nan && (elem_nan || !arg_any || elem_gt);
+    any_next = arg_any || arg_upd;
+    arg_nan_next = arg_upd ? elem_nan : arg_nan;
+    best_next = arg_upd ? pos[BestBits-1:0] : best_q;
+    arg_dist = any_next ? pos[BestBits-1:0] - best_next : NoArgmax;
+    arg_res = AccBits'(arg_dist);
+  end
+
+  always_comb begin
     ovf_init = rem_init >= divisor;
 
     // One radix-4 restoring division step on the registers: the remainder (below the divisor)
@@ -279,22 +351,39 @@ module pool_lane #(
     end
     quo_pow2 = QBits'(dividend >> shift);
     rem_pow2 = dividend[RemBits-1:0] & (divisor - RemBits'(1));
+  end
 
+  always_comb begin
     op_d = op_q;
     win_d = win_q;
+    pos_d = pos_q;
     max_d = max_q;
     sum_d = sum_q;
     nan_d = nan_q;
     pinf_d = pinf_q;
     ninf_d = ninf_q;
+    any_d = any_q;
+    best_d = best_q;
+    hit_d = hit_q;
     if (take) begin
       if (in_first_i) op_d = op_i;
       win_d = !in_last_i;
-      if (op_i) sum_d = in_last_i ? '0 : sum_next;
-      else max_d = max_next;
-      nan_d = !in_last_i && nan_next;
-      pinf_d = !in_last_i && pinf_next;
-      ninf_d = !in_last_i && ninf_next;
+      pos_d = in_last_i ? '0 : pos + PosBits'(1);
+      if (argmax) begin
+        // The sum and the infinity flags are not the argmax's; its flags outlive the window (a
+        // first element restarts them).
+        if (arg_upd) max_d = in_elem_i;
+        nan_d = arg_nan_next;
+        any_d = any_next;
+        best_d = best_next;
+      end else begin
+        if (divides) sum_d = in_last_i ? '0 : sum_next;
+        else max_d = max_next;
+        nan_d = !in_last_i && nan_next;
+        pinf_d = !in_last_i && pinf_next;
+        ninf_d = !in_last_i && ninf_next;
+        if (masked && !pos[0]) hit_d = idx_hit;
+      end
     end
 
     steps_d = steps_q;
@@ -334,10 +423,10 @@ module pool_lane #(
       out_valid_d = 1'b1;
       out_value_d = div_res;
     end
-    // Both in one cycle is a protocol error (ResultCollision_A); the max result would win.
+    // Both in one cycle is a protocol error (ResultCollision_A); the max or argmax result would win.
     if (max_done) begin
       out_valid_d = 1'b1;
-      out_value_d = max_res;
+      out_value_d = argmax ? arg_res : max_res;
     end
   end
 
@@ -346,13 +435,17 @@ module pool_lane #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      op_q <= 1'b0;
+      op_q <= OpMax;
       win_q <= 1'b0;
+      pos_q <= '0;
       max_q <= '0;
       sum_q <= '0;
       nan_q <= 1'b0;
       pinf_q <= 1'b0;
       ninf_q <= 1'b0;
+      any_q <= 1'b0;
+      best_q <= '0;
+      hit_q <= 1'b0;
       steps_q <= '0;
       rem_q <= '0;
       quo_q <= '0;
@@ -369,11 +462,15 @@ module pool_lane #(
     end else begin
       op_q <= op_d;
       win_q <= win_d;
+      pos_q <= pos_d;
       max_q <= max_d;
       sum_q <= sum_d;
       nan_q <= nan_d;
       pinf_q <= pinf_d;
       ninf_q <= ninf_d;
+      any_q <= any_d;
+      best_q <= best_d;
+      hit_q <= hit_d;
       steps_q <= steps_d;
       rem_q <= rem_d;
       quo_q <= quo_d;
@@ -411,14 +508,19 @@ module pool_lane #(
   `FLYCOL_ASSERT_NEVER(FirstOutsideWindow_A, take && in_first_i && win_q, clk_i, rst_ni)
   `FLYCOL_ASSERT_NEVER(LaterInsideWindow_A, take && !in_first_i && !win_q, clk_i, rst_ni)
   `FLYCOL_ASSERT_NEVER(OpConstant_A, take && !in_first_i && win_q && op_i != op_q, clk_i, rst_ni)
-  // One result port: a max window must not end in the divider's last step cycle (both results
-  // would be written at the same edge; the spec gives the port no second slot).
+  // An argmax or masked-sum element's position fits the position counter (the core's protocol
+  // error for a window of more than 65536 elements).
+  `FLYCOL_ASSERT_NEVER(PositionRange_A, take && op_i[1] && pos >= PosLimit, clk_i, rst_ni)
+  // One result port: a max or argmax window must not end in the divider's last step cycle (both
+  // results would be written at the same edge; the spec gives the port no second slot).
   `FLYCOL_ASSERT_NEVER(ResultCollision_A, max_done && last_step, clk_i, rst_ni)
   // Integers: within the contract (at most 2^16 elements) the 32-bit quotient is exact.
   `FLYCOL_ASSERT_NEVER(IntQuotientFits_A, !IsFp16 && load && ovf_init && count_i != '0, clk_i, rst_ni)
-  // Only the last element of an average window waits, and only for a busy divider.
-  `FLYCOL_ASSERT(ReadyLow_A, !in_ready_o |-> in_valid_i && in_last_i && op_i && steps_q > StepCntBits'(1),
+  // Only the last element of an average or masked-sum window waits, and only for a busy divider.
+  `FLYCOL_ASSERT(ReadyLow_A, !in_ready_o |-> in_valid_i && in_last_i && divides && steps_q > StepCntBits'(1),
                  clk_i, rst_ni)
+  // The position counter restarts with every window.
+  `FLYCOL_ASSERT(PositionIdle_A, !win_q |-> pos_q == '0, clk_i, rst_ni)
   // The divider runs exactly D steps after its load (one when shifted), and its result is valid
   // right after the last.
   `FLYCOL_ASSERT(StepsLoad_A, steps_q == StepsInit |-> $past(load), clk_i, rst_ni)
@@ -437,5 +539,16 @@ module pool_lane #(
   // Shifted windows back to back: one average window of one element every cycle.
   `FLYCOL_COVER(Pow2BackToBack_C, load && pow2_i && last_step && dpow2_q, clk_i, rst_ni)
   `FLYCOL_COVER(MaxWhileDividing_C, max_done && busy, clk_i, rst_ni)
+  // Argmax: a padding element, a later element that beats the best, a window without a valid
+  // element (0xFFFF), a NaN best (binary16), a window that ends while the divider works.
+  `FLYCOL_COVER(ArgmaxPad_C, take && argmax && pad_i, clk_i, rst_ni)
+  `FLYCOL_COVER(ArgmaxLater_C, take && argmax && arg_upd && arg_any, clk_i, rst_ni)
+  `FLYCOL_COVER(ArgmaxNone_C, max_done && argmax && !any_next, clk_i, rst_ni)
+  `FLYCOL_COVER(ArgmaxNan_C, max_done && argmax && arg_nan_next, clk_i, rst_ni)
+  `FLYCOL_COVER(ArgmaxWhileDividing_C, max_done && argmax && busy, clk_i, rst_ni)
+  // Masked sum: a value that joins the sum after a hit, one that does not, a shifted window.
+  `FLYCOL_COVER(MaskedHit_C, take && masked && pos[0] && hit_q, clk_i, rst_ni)
+  `FLYCOL_COVER(MaskedMiss_C, take && masked && pos[0] && !hit_q, clk_i, rst_ni)
+  `FLYCOL_COVER(MaskedShift_C, load && masked && pow2_i, clk_i, rst_ni)
 
 endmodule

@@ -1,5 +1,5 @@
-// Pool lane core: the max and average datapaths and the divider timing of docs/microarchitecture.md
-// section 16 on raw element bits, with the divider's arithmetic (quotient, leading one, rounding,
+// Pool lane core: the max, average, argmax and masked-sum datapaths and the divider timing of
+// docs/microarchitecture.md section 16 on raw element bits, with the divider's arithmetic (quotient, leading one, rounding,
 // specials) as that section states it. The quotient is computed when the divider is loaded (one
 // 128-bit division, also for a power-of-two divisor, which the RTL shifts); the D cycles are only
 // counted, the RTL forms the quotient two bits per cycle (radix 4).
@@ -49,9 +49,14 @@ PoolLaneCore::PoolLaneCore(const HwParams& p)
 
 void PoolLaneCore::reset() {
   ready_ = true;
-  open_q_ = open_d_ = avg_q_ = avg_d_ = false;
+  open_q_ = open_d_ = false;
+  op_q_ = op_d_ = PoolLaneOp::Max;
+  pos_q_ = pos_d_ = 0;
   max_q_ = max_d_ = 0;
   nan_q_ = nan_d_ = false;
+  any_q_ = any_d_ = false;
+  best_pos_q_ = best_pos_d_ = 0;
+  hit_q_ = hit_d_ = false;
   sum_q_ = sum_d_ = 0;
   pinf_q_ = pinf_d_ = ninf_q_ = ninf_d_ = false;
   div_cnt_q_ = div_cnt_d_ = 0;
@@ -110,24 +115,33 @@ acc_t PoolLaneCore::average(std::int64_t sum, bool nan, bool pos_inf, bool neg_i
 
 void PoolLaneCore::eval(const PoolLaneIn& in) {
   if (!in.valid && in.first) protocol_error(kBlock, "in_first_i without in_valid_i");
-  ready_ = ready_for(in.valid, in.last, in.avg);
+  ready_ = ready_for(in.valid, in.last, in.op);
   const bool take = in.valid && ready_;
+  const bool avg = divides(in.op);
+  const bool positional = in.op == PoolLaneOp::Argmax || in.op == PoolLaneOp::MaskedSum;
+  const std::uint32_t pos = in.first ? 0 : pos_q_;  // the element's window position
   if (take) {  // the window rules, on the elements taken
     if (in.first && open_q_) protocol_error(kBlock, "in_first_i while a window is open");
     if (!in.first && !open_q_) protocol_error(kBlock, "an element without in_first_i outside a window");
-    if (!in.first && in.avg != avg_q_) protocol_error(kBlock, "op_i changed within a window");
-    if (in.last && in.avg && in.count > kMaxCount)
+    if (!in.first && in.op != op_q_) protocol_error(kBlock, "op_i changed within a window");
+    if (in.last && avg && in.count > kMaxCount)
       protocol_error(kBlock, "count_i " + std::to_string(in.count) + " > 65536 with the last element of an average window");
-    if (in.last && in.avg && in.pow2 && (in.count & (in.count - 1)) != 0)
+    if (in.last && avg && in.pow2 && (in.count & (in.count - 1)) != 0)
       protocol_error(kBlock, "pow2_i with count_i " + std::to_string(in.count) + ", neither 0 nor a power of two");
+    if (positional && pos >= kMaxCount)
+      protocol_error(kBlock, "an argmax or masked-sum window longer than 65536 elements");
   }
   const bool finishing = div_cnt_q_ == 1;  // the divider's last step is this cycle
   const elem_t e = elem_bits_ == 8 ? elem_t(in.elem & 0xFF) : in.elem;
 
   open_d_ = open_q_;
-  avg_d_ = avg_q_;
+  op_d_ = op_q_;
+  pos_d_ = pos_q_;
   max_d_ = max_q_;
   nan_d_ = nan_q_;
+  any_d_ = any_q_;
+  best_pos_d_ = best_pos_q_;
+  hit_d_ = hit_q_;
   sum_d_ = sum_q_;
   pinf_d_ = pinf_q_;
   ninf_d_ = ninf_q_;
@@ -140,14 +154,37 @@ void PoolLaneCore::eval(const PoolLaneIn& in) {
   if (!take) return;
 
   open_d_ = !in.last;
-  avg_d_ = in.avg;
+  op_d_ = in.op;
+  pos_d_ = in.last ? 0 : pos + 1;
   const bool fp = arith_ == Arithmetic::fp16;
   const bool is_nan = fp && fp16::is_nan(e);
-  if (!in.avg) {
+  const auto greater = [&](elem_t a, elem_t b) {
+    return fp ? fp16_order(a) > fp16_order(b) : sext(a, elem_bits_) > sext(b, elem_bits_);
+  };
+  if (in.op == PoolLaneOp::Argmax) {
+    // Among the valid elements: the first NaN ends the search; else the first strictly greater
+    // one (or the first valid one) becomes the best. The result counts its position from the end.
+    bool any = in.first ? false : any_q_, nan = in.first ? false : nan_q_;
+    if (!in.pad && !nan && (is_nan || !any || greater(e, max_q_))) {
+      max_d_ = e;
+      best_pos_d_ = pos;
+      nan = is_nan;
+      any = true;
+    }
+    any_d_ = any;
+    nan_d_ = nan;
+    if (in.last) {
+      if (finishing)
+        protocol_error(kBlock, "an argmax window ends in the cycle the divider finishes an average (one result port)");
+      out_valid_d_ = true;
+      out_value_d_ = any ? acc_t(pos - best_pos_d_) : kNoArgmax;
+    }
+    return;
+  }
+  if (!avg) {
     // The element at window position 0 loads the register, a later one replaces it only if it is
     // strictly greater; a NaN sets the sticky flag.
-    const bool greater = fp ? fp16_order(e) > fp16_order(max_q_) : sext(e, elem_bits_) > sext(max_q_, elem_bits_);
-    if (in.first || (!is_nan && greater)) max_d_ = e;
+    if (in.first || (!is_nan && greater(e, max_q_))) max_d_ = e;
     nan_d_ = (in.first ? false : nan_q_) || is_nan;
     if (in.last) {
       if (finishing)
@@ -158,9 +195,15 @@ void PoolLaneCore::eval(const PoolLaneIn& in) {
     return;
   }
   // Average: the element joins the exact sum (a first element starts it), specials set flags.
+  // Masked sum: an element at an even position is an index (it sets the hit flag when it equals its
+  // pair's number, pos / 2), one at an odd position a value that joins the sum only after a hit.
   std::int64_t s = in.first ? 0 : sum_q_;
   bool nan = in.first ? false : nan_q_, pinf = in.first ? false : pinf_q_, ninf = in.first ? false : ninf_q_;
-  if (!fp) s += sext(e, elem_bits_);
+  const bool masked = in.op == PoolLaneOp::MaskedSum;
+  if (masked && pos % 2 == 0) hit_d_ = std::uint32_t(e) == pos / 2;
+  if (masked && (pos % 2 == 0 || !hit_q_)) {
+    // nothing joins the sum
+  } else if (!fp) s += sext(e, elem_bits_);
   else if (is_nan) nan = true;
   else if (fp16::is_inf(e)) ((e & 0x8000) ? ninf : pinf) = true;
   else s += fp16_fixed(e);
@@ -180,9 +223,13 @@ void PoolLaneCore::eval(const PoolLaneIn& in) {
 
 void PoolLaneCore::tick() {
   open_q_ = open_d_;
-  avg_q_ = avg_d_;
+  op_q_ = op_d_;
+  pos_q_ = pos_d_;
   max_q_ = max_d_;
   nan_q_ = nan_d_;
+  any_q_ = any_d_;
+  best_pos_q_ = best_pos_d_;
+  hit_q_ = hit_d_;
   sum_q_ = sum_d_;
   pinf_q_ = pinf_d_;
   ninf_q_ = ninf_d_;

@@ -2,6 +2,7 @@
 #include "hw/pool/pool_unit_core.h"
 
 #include <algorithm>
+#include <string>
 
 #include "hw/common/protocol_error.h"
 
@@ -30,9 +31,10 @@ void PoolUnitCore::reset() {
   for (auto& l : lanes_) l.reset();
   std::fill(std::begin(res_), std::end(res_), acc_t(0));
   active_q_ = avg_q_ = active_d_ = false;
-  len_q_ = n_c_q_ = n_cx_q_ = n_cy_q_ = n_ky_q_ = n_kx_q_ = sy_q_ = sx_q_ = 1;
+  lane_op_q_ = PoolLaneOp::Max;
+  len_q_ = n_c_q_ = n_cx_q_ = n_cy_q_ = n_ky_q_ = n_kx_q_ = sy_q_ = sx_q_ = data_kx_q_ = 1;
   y0_q_ = y1_q_ = x0_q_ = x1_q_ = 0;
-  j_q_ = c_q_ = cx_q_ = cy_q_ = j_d_ = c_d_ = cx_d_ = cy_d_ = 0;
+  j_q_ = a_q_ = b_q_ = c_q_ = cx_q_ = cy_q_ = j_d_ = a_d_ = b_d_ = c_d_ = cx_d_ = cy_d_ = 0;
   div_left_q_ = div_left_d_ = 0;
   start_req_ = false;
 }
@@ -41,15 +43,17 @@ void PoolUnitCore::start(const RunDesc& run) {
   if (active_q_) protocol_error(kBlock, "RUN started while a pooling RUN still takes elements");
   if (run.pooling() && (run.window_len() == 0 || run.n_c == 0 || run.n_cx == 0 || run.n_cy == 0))
     protocol_error(kBlock, "pooling RUN with an empty window or no contexts");
-  if (run.pool_op == unsigned(PoolOp::Average) && run.pack_w != 0)
-    protocol_error(kBlock, "average pooling RUN with packing");
-  // The divisor's factors are at most 256 each (section 16; pool_unit.sv's 9 x 9-bit products),
-  // and so is the data window's side (its exact sum holds 65536 elements).
-  if (run.pool_op == unsigned(PoolOp::Average) &&
-      (run.n_ky > 256 || run.n_kx > 256 || run.pool_ky > 256 || run.pool_kx > 256))
-    protocol_error(kBlock, "average pooling RUN with a window side above 256");
-  if (run.pool_op == unsigned(PoolOp::Average) && run.pool_sy == 0)
-    protocol_error(kBlock, "average pooling RUN with pool_sy = 0");
+  // Every op but max walks the geometry (the divisor, the argmax's padding): no packing, sides of
+  // at most 256 (section 16; pool_unit.sv's 9 x 9-bit products; the exact sum holds 65536
+  // elements), pool_sy at least 1; an argmax window is at most 65535 elements (0xFFFF is "none").
+  const bool geometric = run.pooling() && run.pool_op != unsigned(PoolOp::Max);
+  if (run.pool_op > unsigned(kMaxPoolOp)) protocol_error(kBlock, "pool_op " + std::to_string(run.pool_op) + " above 4");
+  if (geometric && run.pack_w != 0) protocol_error(kBlock, "average, argmax or masked-sum RUN with packing");
+  if (geometric && (run.n_ky > 256 || run.n_kx > 256 || run.pool_ky > 256 || run.pool_kx > 256))
+    protocol_error(kBlock, "average, argmax or masked-sum RUN with a window side above 256");
+  if (geometric && run.pool_sy == 0) protocol_error(kBlock, "average, argmax or masked-sum RUN with pool_sy = 0");
+  if (run.pool_op == unsigned(PoolOp::Argmax) && run.window_len() > 65535)
+    protocol_error(kBlock, "argmax RUN with a window above 65535 elements");
   start_req_ = true;
   start_run_ = run;
 }
@@ -60,9 +64,17 @@ std::uint32_t PoolUnitCore::count(int lane, std::uint32_t cy, std::uint32_t cx) 
   return std::uint32_t(overlap(ys, n_ky_q_, y0_q_, y1_q_) * overlap(xs, n_kx_q_, x0_q_, x1_q_));
 }
 
+bool PoolUnitCore::padding(int lane, std::uint32_t cy, std::uint32_t cx, std::uint32_t a, std::uint32_t b) const {
+  const std::int64_t y = std::int64_t(cy) * sy_q_ + a;
+  const std::int64_t x = (std::int64_t(cx) * rows_ + lane) * sx_q_ + b;
+  return !(y >= y0_q_ && y < y1_q_ && x >= x0_q_ && x < x1_q_);
+}
+
 void PoolUnitCore::eval(bool pop, const elem_t* lane_elems) {
   active_d_ = active_q_;
   j_d_ = j_q_;
+  a_d_ = a_q_;
+  b_d_ = b_q_;
   c_d_ = c_q_;
   cx_d_ = cx_q_;
   cy_d_ = cy_q_;
@@ -87,7 +99,8 @@ void PoolUnitCore::eval(bool pop, const elem_t* lane_elems) {
       in.first = j_q_ == 0;
       in.last = last;
       in.elem = lane_elems[r];
-      in.avg = avg_q_;
+      in.op = lane_op_q_;
+      in.pad = lane_op_q_ == PoolLaneOp::Argmax && padding(r, cy_q_, cx_q_, a_q_, b_q_);
       in.count = counts[r];
       in.pow2 = avg_q_ && last && pow2;
     }
@@ -97,9 +110,12 @@ void PoolUnitCore::eval(bool pop, const elem_t* lane_elems) {
   if (avg_q_ && last) div_left_d_ = pow2 ? PoolLaneCore::kDividerCyclesPow2 : div_cycles_;
   if (!last) {
     j_d_ = j_q_ + 1;
+    const bool row_end = b_q_ + 1 == data_kx_q_;
+    b_d_ = row_end ? 0 : b_q_ + 1;
+    a_d_ = row_end ? a_q_ + 1 : a_q_;
     return;
   }
-  j_d_ = 0;
+  j_d_ = a_d_ = b_d_ = 0;
   if (c_q_ + 1 < n_c_q_) {
     c_d_ = c_q_ + 1;
     return;
@@ -125,6 +141,8 @@ void PoolUnitCore::tick() {
   }
   active_q_ = active_d_;
   j_q_ = j_d_;
+  a_q_ = a_d_;
+  b_q_ = b_d_;
   c_q_ = c_d_;
   cx_q_ = cx_d_;
   cy_q_ = cy_d_;
@@ -132,8 +150,10 @@ void PoolUnitCore::tick() {
   if (start_req_) {
     const RunDesc& r = start_run_;
     active_q_ = r.pooling();
-    avg_q_ = r.pool_op == unsigned(PoolOp::Average);
+    avg_q_ = r.pool_divides();
+    lane_op_q_ = r.pooling() ? PoolLaneOp((r.pool_op - 1) & 3u) : PoolLaneOp::Max;
     len_q_ = r.window_len();
+    data_kx_q_ = r.n_kx;
     n_c_q_ = r.n_c;
     n_cx_q_ = r.n_cx;
     n_cy_q_ = r.n_cy;
@@ -146,7 +166,7 @@ void PoolUnitCore::tick() {
     y1_q_ = r.pool_y1;
     x0_q_ = r.pool_x0;
     x1_q_ = r.pool_x1;
-    j_q_ = c_q_ = cx_q_ = cy_q_ = 0;
+    j_q_ = a_q_ = b_q_ = c_q_ = cx_q_ = cy_q_ = 0;
     start_req_ = false;
   }
 }

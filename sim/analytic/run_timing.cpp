@@ -224,7 +224,7 @@ RunTiming RunTimer::strided_pool(const hw::RunDesc& r) const {
   RunTiming out;
   const std::int64_t B = p_.bus_elems;
   const int R = p_.rows;
-  const bool avg = r.pool_op == unsigned(hw::PoolOp::Average);
+  const bool avg = r.pool_divides();  // average or masked sum: windows through the divider
   PoolDivider divider(r, p_);
   std::int64_t last_divider = 0;  // the divider cycles of the previous average window
   const std::uint64_t Lw = r.window_len();
@@ -312,7 +312,7 @@ RunTiming RunTimer::compute(const hw::RunDesc& r) const {
   // first cycle. The last element of an average window waits until the divider is past the previous
   // window's last element by that window's divider cycles (D, or 1 for a shift: the unit's ready rule).
   const bool pool = r.pooling();
-  const bool avg = r.pool_op == unsigned(hw::PoolOp::Average);
+  const bool avg = r.pool_divides();  // average or masked sum: windows through the divider
   PoolDivider divider(r, p_);
   const std::uint64_t Lw = r.window_len();
   std::int64_t last_window_end = 0;  // issue cycle of the previous window's last element

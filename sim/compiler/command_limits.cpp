@@ -43,18 +43,23 @@ std::string command_field_violation(const hw::Command& c, const hw::HwParams& hw
     check("pool_ky", r.pool_ky, kPoolSideMax);
     check("pool_kx", r.pool_kx, kPoolSideMax);
     check("pool_sx", r.pool_sx, kPoolStrideMax);
-    // A pooling RUN (section 16): no preload, one group; average: no packing, sides up to 256.
+    // A pooling RUN (section 16): no preload, one group; average, argmax and masked sum (every op
+    // but max): no packing, sides up to 256, pool_sy at least 1; argmax: at most 65535 elements a
+    // window (its result 0xFFFF means "no valid element").
+    const bool geometric = r.pooling() && r.pool_op != unsigned(hw::PoolOp::Max);
     if (out.empty() && r.pooling() && (r.preload || r.n_kg != 1))
       out = fmt::format("a pooling RUN has preload = {}, n_kg = {} (must be 0 and 1)", int(r.preload), r.n_kg);
-    if (out.empty() && r.pool_op == unsigned(hw::PoolOp::Average) && r.pack_w != 0)
-      out = fmt::format("an average pooling RUN has pack_w = {} (must be 0: no packing)", r.pack_w);
-    if (out.empty() && r.pool_op == unsigned(hw::PoolOp::Average) &&
+    if (out.empty() && geometric && r.pack_w != 0)
+      out = fmt::format("a pool_op {} RUN has pack_w = {} (must be 0: no packing)", r.pool_op, r.pack_w);
+    if (out.empty() && geometric &&
         (r.n_ky > kMaxAvgPoolSide || r.n_kx > kMaxAvgPoolSide || r.pool_ky > kMaxAvgPoolSide ||
          r.pool_kx > kMaxAvgPoolSide))
-      out = fmt::format("an average pooling RUN has n_ky = {}, n_kx = {}, pool_ky = {}, pool_kx = {} (at most {} each)",
-                        r.n_ky, r.n_kx, r.pool_ky, r.pool_kx, kMaxAvgPoolSide);
-    if (out.empty() && r.pool_op == unsigned(hw::PoolOp::Average) && r.pool_sy == 0)
-      out = "an average pooling RUN has pool_sy = 0 (at least 1)";
+      out = fmt::format("a pool_op {} RUN has n_ky = {}, n_kx = {}, pool_ky = {}, pool_kx = {} (at most {} each)",
+                        r.pool_op, r.n_ky, r.n_kx, r.pool_ky, r.pool_kx, kMaxAvgPoolSide);
+    if (out.empty() && geometric && r.pool_sy == 0)
+      out = fmt::format("a pool_op {} RUN has pool_sy = 0 (at least 1)", r.pool_op);
+    if (out.empty() && r.pool_op == unsigned(hw::PoolOp::Argmax) && r.window_len() > kMaxArgmaxWindow)
+      out = fmt::format("an argmax RUN has a window of {} elements (at most {})", r.window_len(), kMaxArgmaxWindow);
     if (out.empty() && hw.pattern_bits < 64 && (r.pattern >> hw.pattern_bits) != 0)
       out = fmt::format("pattern = {:#x} (only {} bits)", r.pattern, hw.pattern_bits);
     if (out.empty() && hw.pattern_bits < 64 && (r.pattern_kxc >> hw.pattern_bits) != 0)

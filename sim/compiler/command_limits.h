@@ -22,6 +22,9 @@ inline constexpr std::uint64_t kPoolStartMax = max_of_bits(hw::field_bits::kPool
 inline constexpr std::uint64_t kPoolSideMax = max_of_bits(hw::field_bits::kPoolSide);
 // Average pooling on chip: window rows and columns (the divisor's factors, section 16).
 inline constexpr std::uint32_t kMaxAvgPoolSide = 256;
+// An argmax RUN's window (section 16, "Backward of max pooling"): its result 0xFFFF is "no valid
+// element", so a window position counted from the end stays below it.
+inline constexpr std::uint32_t kMaxArgmaxWindow = 65535;
 
 // The first field of `c` that does not fit its width (or names a buffer or pattern bit the
 // configuration does not have, or is a DMA address or stride that is not a whole number of

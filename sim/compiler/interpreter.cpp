@@ -227,15 +227,18 @@ private:
     Buffer& pb = pick(psums_, r.psum_buf, "psum");
     if (ib.written < 0) fail("reads an ifmap buffer that was never loaded");
     if (!pool && wb.written < 0) fail("reads a weight buffer that was never loaded");
-    // Section 16: a pooling RUN has no preload and one group; an average one no packing, window
-    // sides up to 256 and a dense pattern.
-    const bool avg = r.pool_op == unsigned(hw::PoolOp::Average);
+    // Section 16: a pooling RUN has no preload and one group; every op but max (average, argmax,
+    // masked sum) no packing, window sides up to 256, pool_sy >= 1 and a dense pattern; an argmax
+    // window at most 65535 elements.
+    const bool geometric = pool && r.pool_op != unsigned(hw::PoolOp::Max);
     if (pool && (r.preload || r.n_kg != 1)) fail("a pooling RUN with preload or n_kg != 1");
     if (pool && (r.n_c == 0 || r.n_cy == 0 || r.n_cx == 0 || r.n_ky == 0 || r.n_kx == 0))
       fail("a pooling RUN with an empty window or no contexts");
-    if (avg && (r.pack_w != 0 || r.n_ky > 256 || r.n_kx > 256 || r.pool_ky > 256 || r.pool_kx > 256 ||
-                r.pool_sy == 0))
-      fail("an average pooling RUN with packing, a window side above 256 or pool_sy = 0");
+    if (geometric && (r.pack_w != 0 || r.n_ky > 256 || r.n_kx > 256 || r.pool_ky > 256 || r.pool_kx > 256 ||
+                      r.pool_sy == 0))
+      fail(fmt::format("a pool_op {} RUN with packing, a window side above 256 or pool_sy = 0", r.pool_op));
+    if (r.pool_op == unsigned(hw::PoolOp::Argmax) && r.window_len() > 65535)
+      fail("an argmax RUN with a window above 65535 elements");
 
     // The kernel column offsets: chunk q of the kernel row starts q*step_kxc elements in, and its
     // columns are the set bits of its pattern (pattern_kxc, the last chunk's: pattern).
@@ -266,8 +269,8 @@ private:
 
     const std::uint64_t steps = std::uint64_t(r.n_c) * r.n_ky * r.n_kx;  // L
     if (pool) {
-      for (std::size_t i = 0; avg && i < xoff.size(); ++i)
-        if (xoff[i] != i) fail("an average pooling RUN whose kernel columns are not dense");
+      for (std::size_t i = 0; geometric && i < xoff.size(); ++i)
+        if (xoff[i] != i) fail(fmt::format("a pool_op {} RUN whose kernel columns are not dense", r.pool_op));
       pool_run(r, ib, pb, xoff, row_end);
       return;
     }
@@ -367,11 +370,13 @@ private:
 
   // A pooling RUN (section 16): context (cy, cx) in the convolution's walk (pixel packing
   // included), window c of each lane over the n_ky x n_kx steps of channel c; its result word goes
-  // where a convolution with K = C would put output channel c's, (c*n_cy + cy)*n_cx + cx.
+  // where a convolution with K = C would put output channel c's, (c*n_cy + cy)*n_cx + cx. The
+  // divisor (average, masked sum) and the argmax's padding come from the window's place in the tile.
   void pool_run(const hw::RunDesc& r, const Buffer& ib, Buffer& pb, const std::vector<std::uint64_t>& xoff,
                 std::uint64_t row_end) {
     const std::uint64_t rows = std::uint64_t(hw_.rows);
-    const bool avg = r.pool_op == unsigned(hw::PoolOp::Average);
+    const auto op = hw::PoolOp(r.pool_op);
+    const bool avg = op == hw::PoolOp::Average || op == hw::PoolOp::MaskedSum;
     if (std::uint64_t(r.n_c) * r.n_cy * r.n_cx * rows > pb.elems.size())
       fail(fmt::format("writes {} psum words, the buffer has {}", std::uint64_t(r.n_c) * r.n_cy * r.n_cx,
                        pb.elems.size() / rows));
@@ -383,6 +388,7 @@ private:
       return std::max<std::int64_t>(0, std::min(start + len, hi) - std::max(start, lo));
     };
     std::vector<std::uint32_t> window(std::size_t(r.n_ky) * r.n_kx);
+    std::vector<char> valid(window.size(), 1);
     for (std::uint32_t cy = 0; cy < r.n_cy; ++cy)
       for (std::uint32_t cx = 0; cx < r.n_cx; ++cx) {
         const Context ctx = context(r, ib, row_end, cy, cx, fmt::format("pooling context (cy={}, cx={})", cy, cx));
@@ -390,11 +396,14 @@ private:
         for (std::uint64_t lane = 0; lane < rows; ++lane) {
           const std::uint64_t lane_off = ctx.lane_offset(r, lane);
           std::uint32_t count = 0;
-          if (avg) {
-            const std::int64_t ys = std::int64_t(cy) * r.pool_sy;
-            const std::int64_t xs = (std::int64_t(cx) * std::int64_t(rows) + std::int64_t(lane)) * dsx;
-            count = std::uint32_t(inside(ys, wy, r.pool_y0, r.pool_y1) * inside(xs, wx, r.pool_x0, r.pool_x1));
-          }
+          const std::int64_t ys = std::int64_t(cy) * r.pool_sy;
+          const std::int64_t xs = (std::int64_t(cx) * std::int64_t(rows) + std::int64_t(lane)) * dsx;
+          if (avg) count = std::uint32_t(inside(ys, wy, r.pool_y0, r.pool_y1) * inside(xs, wx, r.pool_x0, r.pool_x1));
+          // The argmax's valid elements: (y, x) of the window inside the counted range.
+          for (std::uint32_t y = 0; op == hw::PoolOp::Argmax && y < r.n_ky; ++y)
+            for (std::uint32_t x = 0; x < r.n_kx; ++x)
+              valid[std::size_t(y) * r.n_kx + x] = inside(ys + y, 1, r.pool_y0, r.pool_y1) != 0 &&
+                                                   inside(xs + x, 1, r.pool_x0, r.pool_x1) != 0;
           for (std::uint32_t c = 0; c < r.n_c; ++c) {
             for (std::uint32_t y = 0; y < r.n_ky; ++y) {
               const std::uint64_t row_start = base + std::uint64_t(c) * r.step_c + std::uint64_t(y) * r.step_ky;
@@ -402,7 +411,12 @@ private:
                 window[std::size_t(y) * r.n_kx + x] = ib.elems[row_start + lane_off + xoff[x]];
             }
             const std::uint64_t e = ((std::uint64_t(c) * r.n_cy + cy) * r.n_cx + cx) * rows + lane;
-            pb.elems[e] = avg ? average(window, count) : maximum(window);
+            switch (op) {
+              case hw::PoolOp::Average: pb.elems[e] = average(window, count); break;
+              case hw::PoolOp::Argmax: pb.elems[e] = argmax_from_end(window, valid); break;
+              case hw::PoolOp::MaskedSum: pb.elems[e] = average(selected(window), count); break;
+              default: pb.elems[e] = maximum(window); break;
+            }
             pb.defined[e] = 1;
           }
         }
@@ -429,6 +443,38 @@ private:
       if (order(h) > order(m)) m = h;  // a NaN in m never matters: the result is then NaN
     }
     return nan ? 0x7E00u : m;
+  }
+
+  // Section 16's argmax RUN: the window position j of section 15's argmax over the valid elements
+  // (the first NaN, else the first of the greatest; binary16 -0 = +0), as L - 1 - j; 0xFFFF when
+  // no element is valid.
+  std::uint32_t argmax_from_end(const std::vector<std::uint32_t>& w, const std::vector<char>& valid) const {
+    const bool fp = hw_.arithmetic == Arithmetic::fp16;
+    const auto key = [&](std::uint32_t e) -> std::int32_t {
+      if (!fp) return sext(e);
+      const std::uint32_t h = e & 0xFFFFu;
+      return (h & 0x8000u) ? -std::int32_t(h & 0x7FFFu) : std::int32_t(h & 0x7FFFu);
+    };
+    std::int64_t best = -1;
+    for (std::size_t j = 0; j < w.size(); ++j) {
+      if (!valid[j]) continue;
+      const std::uint32_t h = w[j] & 0xFFFFu;
+      if (fp && (h & 0x7C00u) == 0x7C00u && (h & 0x3FFu) != 0) {
+        best = std::int64_t(j);
+        break;
+      }
+      if (best < 0 || key(w[j]) > key(w[std::size_t(best)])) best = std::int64_t(j);
+    }
+    return best < 0 ? 0xFFFFu : std::uint32_t(w.size() - 1 - std::size_t(best));
+  }
+
+  // Section 16's masked sum: of the (index, value) pairs of a window, the values whose index bits
+  // equal the pair's number.
+  std::vector<std::uint32_t> selected(const std::vector<std::uint32_t>& w) const {
+    std::vector<std::uint32_t> v;
+    for (std::size_t m = 0; 2 * m + 1 < w.size(); ++m)
+      if (w[2 * m] == m) v.push_back(w[2 * m + 1]);
+    return v;
   }
 
   // Section 15's average of a window's elements (padding arrives as 0) over `count`.

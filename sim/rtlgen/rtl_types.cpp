@@ -84,7 +84,7 @@ const std::vector<FieldLayout>& command_fields() {
       {"run_pack_w", fb::kCount, "RUN: packed output-row width (0: no packing)"},
       {"run_pack_r", fb::kCount, "RUN: rows mod pack_w"},
       {"run_pack_jump", fb::kStep, "RUN: lane offset added per row wrap"},
-      {"run_pool_op", fb::kPoolOp, "RUN: 0 convolution, 1 max pooling, 2 average pooling"},
+      {"run_pool_op", fb::kPoolOp, "RUN: 0 convolution, 1 max, 2 average, 3 argmax, 4 masked sum"},
       {"run_pool_sy", fb::kPoolStride, "RUN: average pooling: vertical window stride"},
       {"run_pool_y0", fb::kPoolStart, "RUN: average pooling: first tile row the divisor counts"},
       {"run_pool_x0", fb::kPoolStart, "RUN: average pooling: first tile column the divisor counts"},

@@ -1,31 +1,52 @@
-// Testbench of the pooling unit (docs/microarchitecture.md, section 16, "The pooling RUN"), one for
-// all three views: random pooling RUNs (max and average; random n_c, n_cy, n_cx, n_ky, n_kx,
-// pool_sy, lane_stride, divisor ranges pool_y0/y1/x0/x1 and divisor windows pool_ky/kx/sx (the
-// backward pass's shares and sums), including ranges that clip windows to
-// no element, ranges past the tile and lanes whose windows start beyond 16 bits of column), with
-// convolution RUNs between them (the unit must stay inactive and ignore their pops), fed as the data
-// feeder and the issue stage would: for each context (cy, cx), each channel c, each window position
-// (ky, kx), lane r gets the tile element at row cy*pool_sy + ky, column (cx*ROWS + r)*lane_stride +
-// kx of channel c, or the LOAD's pad value outside the tile's data (-Inf / the integer minimum for
-// max, 0 for average); pops with random bubbles, only while pool_ready_o is high, the next RUN
-// started right after the unit goes inactive or later; resets at random times. Elements reach every
-// binary16 class (NaN payloads, +-Inf, -0, subnormals, the largest finite) and the int8 / int16
-// extremes. Then the directed protocol errors (a pop while pool_ready_o is low, a start while a
-// pooling RUN takes elements), each refused by every view.
-// The reference shares no code with the core: every lane's window result is golden::pool of a
-// one-window layer (sim/golden/pool.h) over the elements the lane was fed, the average's divisor
-// the spec's formula written again here (rows x cols of the divisor window inside [pool_y0,
-// pool_y1) x [pool_x0, pool_x1)); a window of several elements divided by 1 is the exact sum
-// rounded once, from golden::pool_backward (an element that every window holds); the timing is the
-// spec's: res_valid_o 1 cycle after the cycle that took a max window's last element, D + 1 after an
-// average window's (D = 21 binary16, 16 integer: radix 4; 1 when every lane's divisor is 0 or a power of two);
-// pool_ready_o low exactly when the next element is the last of an average window while the
-// divider holds a window whose last step is not this cycle. pool_ready_o and res_valid_o are checked
-// every cycle, res_word_o (all ROWS words) with every result. Built twice from this file (see
+// Testbench of the pooling unit (docs/microarchitecture.md, section 16, "The pooling RUN" and
+// "Backward of max pooling"), one for all three views: random pooling RUNs (max, average, argmax
+// and masked sum; random n_c, n_cy, n_cx, n_ky, n_kx, pool_sy, lane_stride, divisor ranges
+// pool_y0/y1/x0/x1 and divisor windows pool_ky/kx/sx (the backward pass's shares and sums),
+// including ranges that clip windows to no element, ranges past the tile and lanes whose windows
+// start beyond 16 bits of column), with convolution RUNs between them (the unit must stay inactive
+// and ignore their pops), fed as the data feeder and the issue stage would: for each context (cy,
+// cx), each channel c, each window position (ky, kx), lane r gets the tile element at row
+// cy*pool_sy + ky, column (cx*ROWS + r)*lane_stride + kx of channel c, or the LOAD's pad value
+// outside the tile's data (-Inf / the integer minimum for max, 0 for average; argmax: that or now
+// and then any value; masked sum: 0 or 0xFFFF); pops with random bubbles, only while pool_ready_o
+// is high, the next RUN started right after the unit goes inactive or later; resets at random
+// times. Elements reach every binary16 class (NaN payloads, +-Inf, -0, subnormals, the largest
+// finite) and the int8 / int16 extremes. Argmax RUNs: dense windows (no packing, sides to 256),
+// counted ranges independent of the data (the data's, near it, or anything, to 65535; random
+// pool_sx, ignored pool_ky / pool_kx), so that lanes get padding on some, all or none of their
+// elements, data outside the range is padding and pad values inside it count; a "ties" flavor
+// (+0 / -0, equal values, NaNs). Masked-sum RUNs: tiles of (index, value) column pairs, mostly
+// the backward pass's layout (a ky x 2kx window at lane stride 2), an index being the pair number
+// it has in one of the windows holding it, some pair number, 0xFFFF or random bits; mostly a 1 x 1
+// divisor window (divisors 0 or 1: the gather), else small divisor windows (divisors to 6, below
+// the selected values now and then) or the other divisor settings. Directed RUNs: average windows
+// of 256 x 256; argmax windows of 255 x 256 (the default run: one, for half the seeds; --long also
+// one whose range keeps only the windows' last row) and (--long) a masked sum of 256 x 256; an
+// argmax whose last lanes start past column 65535 and an average whose last contexts start past
+// row 65535, both in ranges to 65535. Then the directed protocol errors (a pop while
+// pool_ready_o is low, after an average and after a masked-sum window, a start while a pooling RUN
+// (max, argmax) takes elements), each refused by every view.
+// The reference shares no code with the core: a max or average lane window's result is
+// golden::pool of a one-window layer (sim/golden/pool.h) over the elements the lane was fed, the
+// average's divisor the spec's formula written again here (rows x cols of the divisor window inside
+// [pool_y0, pool_y1) x [pool_x0, pool_x1)); a window of several elements divided by 1 is the exact
+// sum rounded once, from golden::pool_backward (an element that every window holds). An argmax
+// lane window's result is (L - 1) - j*, j* from golden::pool_argmax of a layer of its valid
+// elements only (0xFFFF without one), the element at window position (a, b) being padding unless
+// row cy*pool_sy + a and column (cx*ROWS + r)*sx + b (sx = pool_sx, or lane_stride when 0) lie in
+// the counted range. A masked-sum lane window's is the average over its divisor of the values
+// whose index equals their pair number: golden where a layer expresses it, else (1 < divisor <
+// selected values) the tb's exact rational reference, checked against golden wherever both
+// exist. The timing is the spec's: res_valid_o 1 cycle after the cycle that took a max or argmax
+// window's last element, D + 1 after an average or masked-sum window's (D = 21 binary16, 16
+// integer: radix 4; 1 when every lane's divisor is 0 or a power of two); pool_ready_o low exactly
+// when the next element is the last of an average or masked-sum window while the divider holds a
+// window whose last step is not this cycle. pool_ready_o and res_valid_o are checked every cycle,
+// res_word_o (all ROWS words) with every result. Built twice from this file (see
 // hw/pool/CMakeLists.txt):
 //   pool_unit_tb [--view core|sc|all] [--seed N] [--runs N] [--long]   the C++ core and the SystemC
 //         module, on fornt16 (fp16, 16 rows), int8 (16 rows), small_int16 (4 rows) and rect8x4
-//         (fp16, 8 rows) parameters (300 / 5000 random RUNs each, plus the directed 256 x 256 windows)
+//         (fp16, 8 rows) parameters (300 / 5000 random RUNs each, plus the directed RUNs)
 //   pool_unit_rtl_tb_<cfg> [--config NAME|FILE] [--seed N] [--runs N] [--long]   pool_unit.sv
 //         Verilated for one configuration (FLYCOL_VTOP defined; the same stimulus as the core view of
 //         the configuration of the same name for the same seed)
@@ -33,6 +54,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -72,6 +94,145 @@ elem_t pad_of(Arithmetic a, bool avg) {
   if (avg) return 0;
   return a == Arithmetic::fp16 ? 0xFC00 : a == Arithmetic::int8 ? 0x80 : 0x8000;
 }
+
+// The result of an argmax window with no valid element (section 16: no position counted from the end).
+constexpr acc_t kNoArgmax = 0xFFFF;
+
+// The argmax of a window (section 16, "Backward of max pooling"): section 15's argmax over the
+// elements not marked padding (golden::pool_argmax of a one-row layer of just those elements, in
+// window order: the first NaN, else the first strictly greater, -0 = +0, integers signed), as its
+// position counted from the window's end, (L - 1) - j*; kNoArgmax without a valid element. `pick`
+// receives j* (-1 without one).
+acc_t argmax_result(Arithmetic a, const std::vector<elem_t>& e, const std::vector<bool>& pad, std::int64_t* pick) {
+  std::vector<ElemBits> valid;
+  std::vector<std::size_t> where;
+  for (std::size_t i = 0; i < e.size(); ++i)
+    if (!pad[i]) {
+      valid.push_back(ElemBits(e[i] & elem_mask(a)));
+      where.push_back(i);
+    }
+  if (pick) *pick = -1;
+  if (valid.empty()) return kNoArgmax;
+  golden::PoolLayer l;
+  l.op = golden::PoolOp::max;
+  l.w = l.kx = int(valid.size());
+  const std::int64_t i = golden::pool_argmax(l, a, valid).at(0);
+  if (i < 0 || std::size_t(i) >= where.size()) throw std::logic_error("bench: golden::pool_argmax gave no element");
+  if (pick) *pick = std::int64_t(where[std::size_t(i)]);
+  return acc_t(e.size() - 1 - where[std::size_t(i)]);
+}
+
+// The average of `values` (element bits) over `count`, section 15's rule written again here as an
+// exact rational reference (for the counts golden::PoolLayer cannot express: 1 < count < values):
+// binary16 values summed exactly in units of 2^-24, the quotient rounded once to nearest, ties to
+// even, past 65504 to infinity, a zero quotient keeping the sum's sign; a NaN, or +Inf with -Inf,
+// or a count of 0 gives the canonical NaN, else an infinity that infinity, a zero sum +0. Integers:
+// to nearest, ties away from zero; a count of 0 gives 0.
+acc_t exact_average(Arithmetic a, const std::vector<elem_t>& values, std::uint32_t count) {
+  if (a != Arithmetic::fp16) {
+    std::int64_t s = 0;
+    for (elem_t v : values) s += a == Arithmetic::int8 ? std::int8_t(std::uint8_t(v)) : std::int16_t(v);
+    if (count == 0) return 0;
+    const std::int64_t m = s < 0 ? -s : s;
+    const std::int64_t q = (2 * m + count) / (2 * std::int64_t(count));
+    return acc_t(std::uint32_t(std::int32_t(s < 0 ? -q : q)));
+  }
+  bool nan = false, pinf = false, ninf = false;
+  std::int64_t s = 0;
+  for (elem_t v : values) {
+    const int ex = (v >> 10) & 0x1F;
+    const std::int64_t man = v & 0x3FF;
+    const bool neg = (v & 0x8000) != 0;
+    if (ex == 31) {
+      if (man != 0) nan = true;
+      else (neg ? ninf : pinf) = true;
+      continue;
+    }
+    const std::int64_t units = ex == 0 ? man : (man | 0x400) << (ex - 1);  // in 2^-24
+    s += neg ? -units : units;
+  }
+  if (nan || (pinf && ninf) || count == 0) return 0x7E00;
+  if (pinf) return 0x7C00;
+  if (ninf) return 0xFC00;
+  if (s == 0) return 0;
+  const bool neg = s < 0;
+  const std::uint64_t m = std::uint64_t(neg ? -s : s);
+  // The quotient's lsb 2^k (in 2^-24): k = max(0, floor(log2(m / count)) - 10).
+  const std::uint64_t fl = m / count;
+  int k = 0;
+  while ((fl >> (k + 11)) != 0) ++k;
+  const unsigned __int128 den = static_cast<unsigned __int128>(count) << k;
+  std::uint64_t q = std::uint64_t(m / den);
+  const unsigned __int128 rem = m % den;
+  if (2 * rem > den || (2 * rem == den && (q & 1))) ++q;
+  const unsigned __int128 v = static_cast<unsigned __int128>(q) << k;  // the result in 2^-24
+  acc_t bits = 0;
+  if (v < 1024) {
+    bits = acc_t(v);
+  } else {
+    int p = 0;
+    while ((v >> (p + 1)) != 0) ++p;
+    const int field = p - 9;
+    bits = field >= 31 ? 0x7C00u : acc_t((field << 10) | int((v >> (p - 10)) & 0x3FF));
+  }
+  return bits | (neg ? 0x8000u : 0u);
+}
+
+// The exact sum of `values` rounded once (a divisor of 1), from golden::pool_backward: an average
+// layer of one element whose m windows (1 x m, stride 1, m - 1 padding columns on each side, no
+// count_include_pad) all hold it with a count of 1, so it receives every gradient whole and sums
+// them exactly, rounding once.
+acc_t golden_exact_sum(Arithmetic a, const std::vector<elem_t>& values) {
+  const int m = int(values.size());
+  golden::PoolLayer l;
+  l.op = golden::PoolOp::avg;
+  l.kx = m;
+  l.pl = l.pr = m - 1;
+  std::vector<AccBits> grad;
+  for (elem_t v : values) {
+    if (a == Arithmetic::fp16) grad.push_back(AccBits(v));
+    else if (a == Arithmetic::int8) grad.push_back(AccBits(std::int32_t(std::int8_t(std::uint8_t(v)))));
+    else grad.push_back(AccBits(std::int32_t(std::int16_t(v))));
+  }
+  return acc_t(golden::pool_backward(l, a, {}, grad).at(0));
+}
+
+// A masked-sum window's result: the average of the selected values over `count`. From the golden
+// pooling where a layer expresses it (a count of 0; a count of at least the values: a one-window
+// layer of them and count - n counted padding positions; a count of 1: golden_exact_sum), else
+// from exact_average; where both exist they must agree (a check of the bench itself). `golden_used`
+// tells which.
+acc_t masked_average(Arithmetic a, const std::vector<elem_t>& sel, std::uint32_t count, bool* golden_used) {
+  const acc_t mine = exact_average(a, sel, count) & acc_mask(a);
+  const std::size_t n = sel.size();
+  acc_t g = 0;
+  bool have = true;
+  golden::PoolLayer l;
+  l.op = golden::PoolOp::avg;
+  if (count == 0) {  // a window position of padding only, not counted: the count of 0
+    l.w = l.pl = l.kx = 1;
+    g = golden::pool(l, a, {0}).at(0);
+  } else if (count >= n) {
+    std::vector<ElemBits> data(sel.begin(), sel.end());
+    if (data.empty()) data.push_back(0);
+    l.w = int(data.size());
+    l.kx = int(count);
+    l.pr = int(count) - l.w;
+    l.count_include_pad = true;
+    g = golden::pool(l, a, data).at(0);
+  } else if (count == 1) {
+    g = golden_exact_sum(a, sel);
+  } else {
+    have = false;
+  }
+  g &= acc_mask(a);
+  if (have && g != mine)
+    throw std::logic_error(fmt::format("bench: the exact average {:#x} and the golden pooling's {:#x} disagree "
+                                       "({} values, count {})", mine, g, n, count));
+  if (golden_used) *golden_used = have;
+  return have ? g : mine;
+}
+
 
 // The parameter sets of the core / SystemC build, named after the RTL configurations with the same
 // arithmetic and ROWS: a seed gives the same stimulus to the core view of one and the RTL view of
@@ -115,7 +276,7 @@ struct HashDraw {
 // Stimulus: RUNs and their tiles.
 
 // What a RUN's data elements look like.
-enum class Flavor { corners, finite, tiny, big, zeros, mirror };
+enum class Flavor { corners, finite, tiny, big, zeros, mirror, ties };
 const char* flavor_name(Flavor f) {
   switch (f) {
     case Flavor::corners: return "corners";
@@ -124,6 +285,7 @@ const char* flavor_name(Flavor f) {
     case Flavor::big: return "big";
     case Flavor::zeros: return "zeros";
     case Flavor::mirror: return "mirror";
+    case Flavor::ties: return "ties";
   }
   return "?";
 }
@@ -141,15 +303,23 @@ struct PoolRun {
   std::uint64_t seed = 0;
   bool directed = false;
   bool long_walk = false;  // contexts past row or column 65535: not cut by a reset (coverage)
+  elem_t pad_value = 0;    // the LOAD's pad value outside the data
+  // Masked sum: even tile columns hold indices, odd ones values; an index is, per mille, the pair
+  // number it has in one of the windows that hold it (hit_pm), else some pair number or none.
+  int hit_pm = 0;
   std::string what;  // for notes
 
   bool avg() const { return run.pool_op == unsigned(PoolOp::Average); }
+  bool argmax() const { return run.pool_op == unsigned(PoolOp::Argmax); }
+  bool masked() const { return run.pool_op == unsigned(PoolOp::MaskedSum); }
+  // Through the divider (section 16: pool_op 2 and 4 alike for the divisor, pow2_i, pool_ready_o).
+  bool divides() const { return avg() || masked(); }
 };
 
 class Stimulus {
 public:
   Stimulus(const HwParams& p, std::uint64_t seed, bool long_run)
-      : r(seed), arith_(p.arithmetic), rows_(p.rows), long_(long_run) {}
+      : r(seed), arith_(p.arithmetic), rows_(p.rows), long_(long_run), seed_bit_(seed >> 7) {}
   tb::Rand r;
 
   // The element lane `lane` gets at window position j of window c of context (cy, cx).
@@ -163,7 +333,8 @@ public:
 
   // Channel c's tile element (y, x).
   elem_t at(const PoolRun& pr, std::uint32_t c, std::int64_t y, std::int64_t x) const {
-    if (y < pr.dy0 || y >= pr.dy1 || x < pr.dx0 || x >= pr.dx1) return pad_of(arith_, pr.avg());
+    if (y < pr.dy0 || y >= pr.dy1 || x < pr.dx0 || x >= pr.dx1) return pr.pad_value;
+    if (pr.masked()) return pair_elem(pr, c, y, x);
     if (pr.flavor == Flavor::mirror) {  // pairs of columns of opposite values: sums that cancel
       const std::uint64_t key = c * 0x1000193ull ^ std::uint64_t(y) << 24 ^ std::uint64_t(x >> 1);
       const elem_t v = value(pr, HashDraw{pr.seed ^ mix(key)});
@@ -173,13 +344,46 @@ public:
     return value(pr, HashDraw{pr.seed ^ mix(c * 0x1000193ull ^ std::uint64_t(y) << 24 ^ std::uint64_t(x) << 1)});
   }
 
-  // A random RUN: now and then a convolution RUN, else max or average pooling.
-  PoolRun random_run() {
+  // A masked-sum tile's element (y, x): an index in an even column, a value in an odd one (mirror:
+  // columns 4k + 1 and 4k + 3 of opposite values).
+  elem_t pair_elem(const PoolRun& pr, std::uint32_t c, std::int64_t y, std::int64_t x) const {
+    const std::uint64_t key = c * 0x1000193ull ^ std::uint64_t(y) << 24 ^ std::uint64_t(x) << 1;
+    if (x % 2 != 0) {
+      if (pr.flavor != Flavor::mirror) return value(pr, HashDraw{pr.seed ^ mix(key)});
+      const elem_t v = value(pr, HashDraw{pr.seed ^ mix(c * 0x1000193ull ^ std::uint64_t(y) << 24 ^ std::uint64_t(x >> 2))});
+      if ((x & 2) == 0) return v;
+      return arith_ == Arithmetic::fp16 ? elem_t(v ^ 0x8000) : elem_t((0u - v) & elem_mask(arith_));
+    }
+    HashDraw h{pr.seed ^ mix(key ^ 0x5DEECE66Dull)};
+    const RunDesc& d = pr.run;
+    const std::int64_t len = std::int64_t(d.n_ky) * d.n_kx, ls = d.lane_stride, sy = d.pool_sy;
+    std::uint32_t i = 0;
+    const int k = h.uniform(0, 999);
+    if (k < pr.hit_pm) {
+      // One of the windows that hold (y, x), at random: global lane g (column origin g * ls) and
+      // row origin cy * sy; the element's pair number there.
+      const std::int64_t g_hi = x / ls, g_lo = std::max<std::int64_t>(0, (x - std::int64_t(d.n_kx) + ls) / ls);
+      const std::int64_t c_hi = y / sy, c_lo = std::max<std::int64_t>(0, (y - std::int64_t(d.n_ky) + sy) / sy);
+      const std::int64_t g = g_lo + std::int64_t(h.next() % std::uint64_t(std::max<std::int64_t>(1, g_hi - g_lo + 1)));
+      const std::int64_t cy = c_lo + std::int64_t(h.next() % std::uint64_t(std::max<std::int64_t>(1, c_hi - c_lo + 1)));
+      const std::int64_t a = y - cy * sy, b = x - g * ls;
+      i = std::uint32_t((a * d.n_kx + b) / 2);
+    } else if (k < pr.hit_pm + (1000 - pr.hit_pm) / 2) {
+      i = std::uint32_t(h.uniform(0, int(std::max<std::int64_t>(0, len / 2 - 1))));
+    } else {
+      i = h.uniform(0, 1) ? 0xFFFFu : h.bits(16);
+    }
+    return elem_t(i & elem_mask(arith_));  // int8: a pair number of 256 or more is no int8 element
+  }
+
+  // A random RUN: now and then a convolution RUN, else max, average, argmax or masked-sum pooling
+  // (or, from directed(), a pooling RUN of op `force_op` and shape draw `force_shape`).
+  PoolRun random_run(int force_op = -1, int force_shape = -1) {
     PoolRun pr;
     RunDesc& d = pr.run;
     junk_fields(d);
     pr.seed = r.bits(64);
-    const int op = r.uniform(0, 99);
+    const int op = force_op >= 0 ? 50 : r.uniform(0, 99);
     if (op < 8) {
       d.pool_op = 0;
       d.preload = r.chance(0.5);
@@ -193,13 +397,12 @@ public:
       pr.what = "convolution";
       return pr;
     }
-    d.pool_op = unsigned(op < 50 ? PoolOp::Max : PoolOp::Average);
+    d.pool_op = unsigned(op < 36 ? PoolOp::Max : op < 64 ? PoolOp::Average : op < 82 ? PoolOp::Argmax : PoolOp::MaskedSum);
     d.preload = false;
     d.n_kg = 1;
-    if (pr.avg()) d.pack_w = d.pack_r = 0, d.pool_ky = d.pool_kx = d.pool_sx = 0;  // the data window's
     // Shape: mostly small windows and a few contexts; now and then long windows, or contexts far
     // to the right or far down (window columns or rows past 16 bits).
-    const int k = r.uniform(0, 99);
+    const int k = force_shape >= 0 ? force_shape : r.uniform(0, 99);
     const bool far = k >= 91 && k < 96, deep = k >= 96;
     const char* shape = "small";
     if (k < 60) {
@@ -235,10 +438,29 @@ public:
     d.pool_sy = std::uint32_t(deep ? r.uniform(200, 255) : r.chance(0.85) ? r.uniform(1, 3) : r.uniform(1, 255));
     d.lane_stride = std::uint32_t(far ? r.uniform(150, 255) : r.chance(0.85) ? r.uniform(1, 3) : r.uniform(1, 255));
     pr.long_walk = far || deep;
-    if (pr.long_walk && r.chance(0.75)) {  // mostly average: the divisor of the far windows is 0
-      d.pool_op = unsigned(PoolOp::Average);
-      d.pack_w = d.pack_r = 0;
-      d.pool_ky = d.pool_kx = d.pool_sx = 0;
+    if (pr.long_walk) {  // mostly average (the divisor of the far windows is 0), else argmax (padding) or any
+      const int kw = r.uniform(0, 99);
+      if (kw < 90) d.pool_op = unsigned(kw < 80 ? PoolOp::Average : PoolOp::Argmax);
+    }
+    if (force_op >= 0) d.pool_op = unsigned(force_op);
+    // The masked sum of the backward pass (section 16, "Backward of max pooling"): mostly a ky x 2kx
+    // window at lane stride 2 over a pair tile (index columns even).
+    const char* layout = "";
+    if (pr.masked() && !pr.long_walk && r.chance(0.7)) {
+      layout = " pairs";
+      d.n_kx = 2 * std::uint32_t(r.chance(0.9) ? r.uniform(1, 5) : r.uniform(6, 128));
+      if (d.n_ky * d.n_kx > 4096) d.n_ky = std::uint32_t(r.uniform(1, 3));
+      d.lane_stride = 2;
+    }
+    if (pr.divides() || pr.argmax()) d.pack_w = d.pack_r = 0;
+    if (pr.avg() || pr.masked()) d.pool_ky = d.pool_kx = d.pool_sx = 0;  // the data window's
+    if (pr.argmax()) {
+      // The divisor window's sides are not read (at most 256: the start's checks); its column
+      // stride, when not 0, places the windows of the padding.
+      d.pool_ky = std::uint32_t(r.uniform(0, 256));
+      d.pool_kx = std::uint32_t(r.uniform(0, 256));
+      const int k_sx = r.uniform(0, 99);
+      d.pool_sx = std::uint32_t(k_sx < 75 ? 0 : k_sx < 85 ? d.lane_stride : k_sx < 97 ? r.uniform(1, 4) : r.uniform(1, 255));
     }
     if (far)  // the last contexts' lanes start past column 65535
       d.n_cx = std::uint32_t(65536 / (rows_ * int(d.lane_stride)) + r.uniform(1, 3));
@@ -259,38 +481,61 @@ public:
       pr.dx0 = r.uniform64(0, std::uint64_t(std::min<std::int64_t>(wt - 1, 4)));
       pr.dx1 = wt - std::int64_t(r.uniform64(0, std::uint64_t(std::min<std::int64_t>(wt - 1 - pr.dx0, 4))));
     }
+    // The LOAD's pad value: the max's lowest value (argmax: now and then anything, as the counted
+    // range decides, not the value), the average's 0, the masked sum's 0 or 0xFFFF (the pair
+    // tile's fill: no pair number).
+    pr.pad_value = pad_of(arith_, pr.divides());
+    if (pr.argmax() && r.chance(0.3)) pr.pad_value = elem_t(r.bits(16) & elem_mask(arith_));
+    if (pr.masked() && r.chance(0.5)) pr.pad_value = elem_t(0xFFFF & elem_mask(arith_));
     const char* range = "-";
     const char* divisor_window = "data window";
-    if (pr.avg()) {
+    if (pr.divides()) {
       range = divisor_range(pr, ht, wt);
       // The far windows' starts would fall inside the range if they wrapped at 2^16.
       if (far && r.chance(0.8)) d.pool_x1 = 65535;
       if (deep && r.chance(0.8)) d.pool_y1 = 65535;
       // The backward pass's divisor windows (section 16, "Backward"): shares (1 x 1 windows divided
-      // by a larger window's count) and sums (windows of up to 1024 elements divided by 1).
-      const int w = r.uniform(0, 99);
-      if (!pr.long_walk && w < 15) {
+      // by a larger window's count) and sums (windows of up to 1024 elements divided by 1); the
+      // masked sum's gather: mostly a 1 x 1 divisor window.
+      const int w = pr.masked() ? (r.chance(0.6) ? 20 : r.chance(0.5) ? 35 : r.uniform(0, 99)) : r.uniform(0, 99);
+      if (pr.masked() && !pr.long_walk && w >= 30 && w < 40) {
+        // A small divisor window (divisors 0 .. 6): below the selected values now and then.
+        divisor_window = "small";
+        d.pool_ky = std::uint32_t(r.uniform(1, 2));
+        d.pool_kx = std::uint32_t(r.uniform(1, 3));
+        d.pool_sx = std::uint32_t(r.chance(0.5) ? 0 : r.uniform(1, 4));
+      } else if (!pr.long_walk && w < 15) {
         divisor_window = "shares";
         d.n_ky = d.n_kx = 1;
+        if (pr.masked()) d.n_kx = 2;  // one pair
         d.pool_ky = std::uint32_t(r.chance(0.9) ? r.uniform(1, 7) : r.uniform(1, 256));
         d.pool_kx = std::uint32_t(r.chance(0.9) ? r.uniform(1, 7) : r.uniform(1, 256));
         d.pool_sx = std::uint32_t(r.chance(0.85) ? r.uniform(1, 4) : r.uniform(1, 255));
-      } else if (!pr.long_walk && w < 30 && d.n_ky * d.n_kx <= 1024) {
+      } else if (!pr.long_walk && w < 30 && d.n_ky * d.n_kx <= (pr.masked() ? 4096u : 1024u)) {
         divisor_window = "sums";
         d.pool_ky = d.pool_kx = 1;
-        d.pool_sx = std::uint32_t(r.chance(0.5) ? 0 : r.uniform(1, 255));
+        d.pool_sx = std::uint32_t(r.chance(0.5) ? 0 : pr.masked() && r.chance(0.8) ? r.uniform(1, 2) : r.uniform(1, 255));
       }
+    } else if (pr.argmax()) {
+      range = argmax_range(pr, ht, wt);
+      if (far && r.chance(0.8)) d.pool_x1 = 65535;
+      if (deep && r.chance(0.8)) d.pool_y1 = 65535;
     } else {
       d.pool_y0 = r.bits(8), d.pool_x0 = r.bits(8);  // a max RUN ignores them
       d.pool_y1 = r.bits(16), d.pool_x1 = r.bits(16);
     }
     draw_values(pr);
-    pr.what = fmt::format("{} {} (n_c {} n_cy {} n_cx {} n_ky {} n_kx {} sy {} ls {}; tile {}x{}, "
-                          "data [{},{})x[{},{}), divisor [{},{})x[{},{}) {}, {} ({} x {}, sx {}); {})",
-                          pr.avg() ? "avg" : "max", shape, d.n_c, d.n_cy, d.n_cx, d.n_ky, d.n_kx, d.pool_sy,
-                          d.lane_stride, ht, wt, pr.dy0, pr.dy1, pr.dx0, pr.dx1, d.pool_y0, d.pool_y1, d.pool_x0,
-                          d.pool_x1, range, divisor_window, d.pool_ky, d.pool_kx, d.pool_sx, flavor_name(pr.flavor));
+    pr.what = fmt::format("{}{} {} (n_c {} n_cy {} n_cx {} n_ky {} n_kx {} sy {} ls {}; tile {}x{}, "
+                          "data [{},{})x[{},{}) pad {:#x}, range [{},{})x[{},{}) {}, {} ({} x {}, sx {}); {}{})",
+                          op_label(pr), layout, shape, d.n_c, d.n_cy, d.n_cx, d.n_ky, d.n_kx, d.pool_sy,
+                          d.lane_stride, ht, wt, pr.dy0, pr.dy1, pr.dx0, pr.dx1, pr.pad_value, d.pool_y0, d.pool_y1,
+                          d.pool_x0, d.pool_x1, range, divisor_window, d.pool_ky, d.pool_kx, d.pool_sx,
+                          flavor_name(pr.flavor), pr.masked() ? fmt::format(", hits {} per mille", pr.hit_pm) : "");
     return pr;
+  }
+
+  static const char* op_label(const PoolRun& pr) {
+    return pr.avg() ? "avg" : pr.argmax() ? "argmax" : pr.masked() ? "masked" : "max";
   }
 
   // The directed RUNs: average windows of 256 x 256 elements (the divisor 65536, the widest exact
@@ -324,6 +569,53 @@ public:
       pr.directed = true;
       pr.what = fmt::format("directed avg 256 x 256 ({}, divisor rows [0,{}))", pr.negative ? "negative" : "positive",
                             d.pool_y1);
+      v.push_back(pr);
+    }
+    // Argmax windows of 255 x 256 elements (65280, the longest with sides of at most 256): the
+    // counted range cuts the first 3 columns (lane 0's first elements are padding), or (--long)
+    // keeps only the windows' last row (results below 256). Masked sum (--long): 256 x 256 elements,
+    // 32768 pairs (window positions to 65535), at lane stride 2 with a 1 x 1 divisor window.
+    for (int i = 0; i < 3; ++i) {
+      if (!long_ && (i > 0 || seed_bit_ % 2 == 0)) continue;  // the default run: the first, for half the seeds
+      PoolRun pr;
+      RunDesc& d = pr.run;
+      junk_fields(d);
+      d.preload = false;
+      d.n_kg = 1;
+      d.pack_w = d.pack_r = 0;
+      d.pool_ky = d.pool_kx = 1;
+      d.pool_sx = 0;
+      d.n_c = d.n_cy = d.n_cx = 1;
+      d.pool_sy = 1;
+      d.lane_stride = std::uint32_t(i == 2 ? 2 : r.uniform(1, 2));
+      d.pool_op = unsigned(i == 2 ? PoolOp::MaskedSum : PoolOp::Argmax);
+      d.n_ky = i == 2 ? 256 : 255;
+      d.n_kx = 256;
+      pr.dy0 = pr.dx0 = 0;
+      pr.dy1 = d.n_ky;
+      pr.dx1 = std::int64_t(rows_ - 1) * d.lane_stride + 256;
+      d.pool_y0 = i == 1 ? 254 : 0;
+      d.pool_x0 = i == 0 ? 3 : 0;
+      d.pool_y1 = i == 1 ? 65535 : std::uint32_t(pr.dy1);
+      d.pool_x1 = std::uint32_t(pr.dx1);
+      pr.flavor = i == 2 ? Flavor::finite : Flavor::tiny;
+      pr.pad_value = pad_of(arith_, i == 2);
+      pr.hit_pm = 950;
+      pr.seed = r.bits(64);
+      pr.directed = true;
+      pr.what = fmt::format("directed {} {} x 256, range [{},{})x[{},{})", op_label(pr), d.n_ky, d.pool_y0, d.pool_y1,
+                            d.pool_x0, d.pool_x1);
+      v.push_back(pr);
+    }
+    // Short walks past 16 bits (random RUNs reach them too, but not in every run of 300): an
+    // argmax whose last lanes start past column 65535 and an average whose last contexts start past
+    // row 65535, in ranges to 65535.
+    for (const bool far : {true, false}) {
+      PoolRun pr = random_run(int(far ? PoolOp::Argmax : PoolOp::Average), far ? 93 : 98);
+      (far ? pr.run.pool_x1 : pr.run.pool_y1) = 65535;
+      ++(far ? pr.run.n_cx : pr.run.n_cy);  // one more context: its windows start past 65535 (the tile's padding)
+      if (far) pr.run.pool_sx = 0;          // the padding's windows where the data's are
+      pr.what = "directed: " + pr.what + (far ? ", to column 65535" : ", to row 65535");
       v.push_back(pr);
     }
     return v;
@@ -361,7 +653,7 @@ public:
   RunDesc junk_run() {
     RunDesc d;
     junk_fields(d);
-    d.pool_op = std::uint32_t(r.bits(2));
+    d.pool_op = std::uint32_t(r.bits(3));
     d.preload = r.chance(0.5);
     for (std::uint32_t RunDesc::*f :
          {&RunDesc::n_kg, &RunDesc::n_cy, &RunDesc::n_cx, &RunDesc::n_c, &RunDesc::n_ky, &RunDesc::n_kx})
@@ -414,11 +706,42 @@ private:
     return what;
   }
 
+  // The argmax's counted range, independent of the data: the data rectangle, the data give or take
+  // a few rows and columns (data outside it is padding, pad values inside it count), or anything.
+  const char* argmax_range(PoolRun& pr, std::int64_t ht, std::int64_t wt) {
+    RunDesc& d = pr.run;
+    auto clamp_start = [](std::int64_t v) { return std::uint32_t(std::clamp<std::int64_t>(v, 0, 255)); };
+    auto clamp_end = [](std::int64_t v) { return std::uint32_t(std::clamp<std::int64_t>(v, 0, 65535)); };
+    const int k = r.uniform(0, 99);
+    if (k < 40) {
+      d.pool_y0 = clamp_start(pr.dy0), d.pool_x0 = clamp_start(pr.dx0);
+      d.pool_y1 = clamp_end(pr.dy1), d.pool_x1 = clamp_end(pr.dx1);
+      return "data";
+    }
+    if (k < 70) {
+      d.pool_y0 = clamp_start(pr.dy0 + r.uniform(-3, 3)), d.pool_x0 = clamp_start(pr.dx0 + r.uniform(-3, 3));
+      d.pool_y1 = clamp_end(pr.dy1 + r.uniform(-3, 3)), d.pool_x1 = clamp_end(pr.dx1 + r.uniform(-3, 3));
+      return "near the data";
+    }
+    d.pool_y0 = std::uint32_t(r.chance(0.5) ? 0 : r.uniform64(0, std::uint64_t(std::min<std::int64_t>(ht, 255))));
+    d.pool_x0 = std::uint32_t(r.chance(0.5) ? 0 : r.uniform64(0, std::uint64_t(std::min<std::int64_t>(wt, 255))));
+    const auto end = [&](std::uint32_t start, std::int64_t extent) {
+      if (r.chance(0.2)) return std::uint32_t(65535);
+      if (r.chance(0.1)) return std::uint32_t(r.uniform(0, int(start)));  // empty
+      return std::uint32_t(r.uniform64(start, std::uint64_t(std::clamp<std::int64_t>(extent + 3, start, 65535))));
+    };
+    d.pool_y1 = end(d.pool_y0, ht);
+    d.pool_x1 = end(d.pool_x0, wt);
+    return "random";
+  }
+
   void draw_values(PoolRun& pr) {
     pr.flavor = r.pick({Flavor::corners, Flavor::corners, Flavor::finite, Flavor::finite, Flavor::tiny, Flavor::big,
                         Flavor::zeros, Flavor::mirror});
+    if (pr.argmax() && r.chance(0.35)) pr.flavor = Flavor::ties;
     pr.special_pm = r.pick({0, 2, 10, 60});
     pr.negative = r.chance(0.5);
+    pr.hit_pm = r.pick({0, 300, 700, 950, 1000});
   }
 
   elem_t value(const PoolRun& pr, HashDraw h) const {
@@ -445,6 +768,11 @@ private:
         if (k < 8) return elem_t(0x8000 | h.uniform(1, 0x7BFF));
         if (k < 9) return 0xFC00;
         return elem_t(0x8000 | h.uniform(1, 0x3FF));
+      }
+      case Flavor::ties: {  // a few values, so that equal ones (and +0 / -0) meet; NaNs per special_pm
+        if (h.uniform(0, 999) < pr.special_pm) return h.uniform(0, 1) ? elem_t(0x7E00) : elem_t(0xFC00 | h.uniform(1, 0x3FF));
+        const elem_t v[] = {0x0000, 0x8000, 0x0000, 0x8000, 0x3C00, 0xBC00, 0x7C00, 0xFC00, 0x0001, 0x8001};
+        return v[h.uniform(0, 9)];
       }
     }
     return 0;
@@ -487,6 +815,11 @@ private:
         break;
       case Flavor::tiny: v = std::uint32_t(h.uniform(-3, 3)) & mask; break;
       case Flavor::zeros: v = h.uniform(0, 9) < 3 ? min : (std::uint32_t(-h.uniform(0, 1000)) & mask); break;
+      case Flavor::ties: {
+        const std::uint32_t t[] = {0, 0, 1, 1, mask, min, max};
+        v = t[h.uniform(0, 6)];
+        break;
+      }
     }
     return elem_t(v);
   }
@@ -494,6 +827,7 @@ private:
   Arithmetic arith_;
   int rows_;
   bool long_;
+  std::uint64_t seed_bit_;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -521,6 +855,13 @@ struct Figures {
                 back_to_back = 0, resets = 0, cut = 0, count0 = 0, count_full = 0, count_short = 0, far = 0, deep = 0,
                 longest = 0, nan = 0, inf = 0, zero = 0, refusals = 0, share_windows = 0, sum_windows = 0,
                 shift_windows = 0, divide_windows = 0;
+  // Argmax: RUNs; lane windows, with some padding, without a valid element (0xFFFF), won by a NaN,
+  // won after padding, in a lane past column 65535 (a range to 65535). Masked sum: RUNs; lane
+  // windows, pairs, selected values, a divisor of 0, sums (divisor 1, several values), divisors in
+  // (1, selected values) (exact_average), other divisors above 1.
+  std::uint64_t argmax_runs = 0, arg_windows = 0, arg_padded = 0, arg_none = 0, arg_nan = 0, arg_after_pad = 0,
+                arg_far = 0, masked_runs = 0, masked_windows = 0, masked_pairs = 0, masked_selected = 0,
+                masked_count0 = 0, masked_sum = 0, masked_below = 0, masked_divided = 0;
 };
 
 template <class View>
@@ -576,7 +917,7 @@ public:
           phase = Phase::conv;
           conv_left = pr.conv_cycles;
         } else {
-          ++(pr.avg() ? fig_.avg_runs : fig_.max_runs);
+          ++(pr.avg() ? fig_.avg_runs : pr.argmax() ? fig_.argmax_runs : pr.masked() ? fig_.masked_runs : fig_.max_runs);
           phase = Phase::pooling;
           if (end_cycle == c_) ++fig_.back_to_back;
           bubble_rate = gen_.r.pick({0.0, 0.0, 0.1, 0.5, 0.9});
@@ -597,8 +938,9 @@ public:
           pop = false;
           ++fig_.stalls;
         }
-        // One result port per lane: a max window must not end in the cycle the divider takes its
-        // last step (only a max RUN started right after an average one could); the bench waits.
+        // One result port per lane: a max or argmax window must not end in the cycle the divider
+        // takes its last step (only such a RUN started right after an average or masked-sum one
+        // could); the bench waits.
         if (pop && !m_.avg && m_.j + 1 == m_.len && std::int64_t(c_) == m_.div_end) {
           pop = false;
           ++fig_.avoided;
@@ -657,7 +999,7 @@ private:
   // The RUN's registers load at the edge of a start.
   void load(const RunDesc& d) {
     m_.active = d.pooling();
-    m_.avg = d.pool_op == unsigned(PoolOp::Average);
+    m_.avg = d.pool_op == unsigned(PoolOp::Average) || d.pool_op == unsigned(PoolOp::MaskedSum);  // the divider
     m_.len = d.n_ky * d.n_kx;
     m_.n_c = d.n_c, m_.n_cx = d.n_cx, m_.n_cy = d.n_cy;
     m_.j = m_.c = m_.cx = m_.cy = 0;
@@ -670,8 +1012,8 @@ private:
       ++m_.j;
       return;
     }
-    // The window's last element: its results are owed 1 (max) or D + 1 (average) cycles on, D one
-    // when every lane's divisor is 0 or a power of two (the lanes shift).
+    // The window's last element: its results are owed 1 (max, argmax) or D + 1 (average, masked sum)
+    // cycles on, D one when every lane's divisor is 0 or a power of two (the lanes shift).
     int d = d_;
     if (m_.avg) {
       bool shift = true;
@@ -710,32 +1052,64 @@ private:
     return std::uint32_t(overlap(ys, wy, d.pool_y0, d.pool_y1) * overlap(xs, wx, d.pool_x0, d.pool_x1));
   }
 
-  // The exact sum of `data` rounded once (a divisor of 1), from golden::pool_backward: an average
-  // layer of one element whose m windows (1 x m, stride 1, m - 1 padding columns on each side, no
-  // count_include_pad) all hold it with a count of 1, so it receives every gradient whole and
-  // sums them exactly, rounding once.
-  acc_t exact_sum(const std::vector<ElemBits>& data) const {
-    const int m = int(data.size());
-    golden::PoolLayer l;
-    l.op = golden::PoolOp::avg;
-    l.kx = m;
-    l.pl = l.pr = m - 1;
-    std::vector<AccBits> grad;
-    for (ElemBits v : data) {
-      if (arith_ == Arithmetic::fp16) grad.push_back(AccBits(v));
-      else if (arith_ == Arithmetic::int8) grad.push_back(AccBits(std::int32_t(std::int8_t(std::uint8_t(v)))));
-      else grad.push_back(AccBits(std::int32_t(std::int16_t(v))));
+  // Argmax (section 16, "Backward of max pooling"): the element at window position (a, b) (j = a *
+  // n_kx + b) is padding unless tile row cy * pool_sy + a and column (cx * ROWS + lane) * sx + b
+  // lie in [pool_y0, pool_y1) x [pool_x0, pool_x1), sx being pool_sx or, when 0, lane_stride (the
+  // divisor's window origins); the result is argmax_result over the others.
+  acc_t expected_argmax(const PoolRun& pr, int lane, const std::vector<ElemBits>& e) {
+    const RunDesc& d = pr.run;
+    const std::int64_t sx = d.pool_sx == 0 ? d.lane_stride : d.pool_sx;
+    const std::int64_t ys = std::int64_t(m_.cy) * d.pool_sy, xs = (std::int64_t(m_.cx) * rows_ + lane) * sx;
+    std::vector<bool> pad(e.size());
+    int pads = 0;
+    for (std::size_t j = 0; j < e.size(); ++j) {
+      const std::int64_t y = ys + std::int64_t(j / d.n_kx), x = xs + std::int64_t(j % d.n_kx);
+      pad[j] = !(y >= d.pool_y0 && y < d.pool_y1 && x >= d.pool_x0 && x < d.pool_x1);
+      pads += pad[j];
     }
-    return acc_t(golden::pool_backward(l, arith_, {}, grad).at(0));
+    std::int64_t pick = -1;
+    const acc_t res = argmax_result(arith_, e, pad, &pick);
+    ++fig_.arg_windows;
+    fig_.arg_padded += pads > 0 && pick >= 0;
+    fig_.arg_none += pick < 0;
+    fig_.arg_after_pad += pick > 0 && pad[0];
+    if (pick >= 0 && arith_ == Arithmetic::fp16) {
+      const elem_t b = e[std::size_t(pick)];
+      fig_.arg_nan += (b & 0x7C00) == 0x7C00 && (b & 0x3FF) != 0;
+    }
+    if (xs > 65535 && d.pool_x1 == 65535) ++fig_.arg_far;
+    return res;
+  }
+
+  // Masked sum: element 2m an index, 2m + 1 a value that counts when the index's element bits equal
+  // m; the average of those values over the lane's divisor (masked_average).
+  acc_t expected_masked(const PoolRun& pr, int lane, const std::vector<ElemBits>& e) {
+    const std::uint32_t mask = elem_mask(arith_);
+    std::vector<elem_t> sel;
+    for (std::size_t m = 0; 2 * m + 1 < e.size(); ++m)
+      if ((e[2 * m] & mask) == m) sel.push_back(elem_t(e[2 * m + 1] & mask));
+    const std::uint32_t n = divisor(pr.run, lane);
+    bool golden_used = true;
+    const acc_t res = masked_average(arith_, sel, n, &golden_used);
+    ++fig_.masked_windows;
+    fig_.masked_pairs += e.size() / 2;
+    fig_.masked_selected += sel.size();
+    fig_.masked_count0 += n == 0;
+    fig_.masked_sum += n == 1 && sel.size() > 1;
+    fig_.masked_below += !golden_used;
+    fig_.masked_divided += n > 1;
+    return res;
   }
 
   // The result of lane `lane`'s window (channel m_.c of context (m_.cy, m_.cx)): golden::pool of a
-  // one-window layer over the elements the lane was fed.
+  // one-window layer over the elements the lane was fed (argmax, masked sum: above).
   acc_t expected(const PoolRun& pr, int lane) {
     const RunDesc& d = pr.run;
     const std::uint32_t len = d.n_ky * d.n_kx;
     std::vector<ElemBits> e(len);
     for (std::uint32_t j = 0; j < len; ++j) e[j] = gen_.elem(pr, m_.c, m_.cy, m_.cx, lane, j);
+    if (pr.argmax()) return expected_argmax(pr, lane, e);
+    if (pr.masked()) return expected_masked(pr, lane, e);
     golden::PoolLayer l;
     if (!pr.avg()) {
       // Max: the window of n_ky x n_kx elements, padding fed as the smallest value (it never wins,
@@ -769,7 +1143,7 @@ private:
     }
     if (n == 1 && data.size() > 1) {  // a 1 x 1 divisor window: the backward pass's gather
       ++fig_.sum_windows;
-      return exact_sum(data);
+      return golden_exact_sum(arith_, data);
     }
     if (len == 1 && n > 1 && (d.pool_ky > 1 || d.pool_kx > 1)) ++fig_.share_windows;  // its share pass
     if (data.size() > n) {
@@ -792,7 +1166,7 @@ private:
     ++windows_;
     ++fig_.windows;
     fig_.longest = std::max<std::uint64_t>(fig_.longest, m_.len);
-    if (arith_ == Arithmetic::fp16)
+    if (arith_ == Arithmetic::fp16 && !pr.argmax())
       for (acc_t w : words) {
         const acc_t e = w & 0x7FFF;
         fig_.nan += e > 0x7C00;
@@ -903,6 +1277,25 @@ private:
     step(start);
     start.run = RunDesc{};  // a convolution RUN
     refused("start of a convolution RUN while a pooling RUN takes elements", start);
+
+    RunDesc masked1 = avg1;  // avg1 as a masked sum (windows of one index element)
+    masked1.pool_op = unsigned(PoolOp::MaskedSum);
+    RunDesc arg2 = max2;  // max2 as an argmax
+    arg2.pool_op = unsigned(PoolOp::Argmax);
+    reset_cycles(2);
+    start.run = masked1;
+    step(start);
+    step(pop);
+    v_.settle();
+    log_.expect("pool_ready_o with the divider busy (masked sum)", v_.out().ready, false);
+    refused("pop while pool_ready_o is low (masked sum)", pop);
+
+    reset_cycles(2);
+    start.run = arg2;
+    step(start);
+    step(pop);
+    start.run = masked1;
+    refused("start while an argmax RUN takes elements", start);
 
     reset_cycles(2);
     start.run = max2;
@@ -1103,22 +1496,38 @@ void coverage(Harness& h, const Figures& f, bool fp16) {
   if (f.sum_windows == 0) h.fail("coverage: no window of several elements divided by a 1 x 1 divisor window");
   if (f.shift_windows == 0 || f.divide_windows == 0)
     h.fail("coverage: average windows not both shifted (divisors 0 or 2^k) and divided");
+  if (f.arg_padded == 0) h.fail("coverage: no argmax lane window with padding and a valid element");
+  if (f.arg_none == 0) h.fail("coverage: no argmax lane window without a valid element");
+  if (f.arg_after_pad == 0) h.fail("coverage: no argmax lane window won after padding");
+  if (f.arg_far == 0) h.fail("coverage: no argmax lane window past column 65535 (pool_x1 = 65535)");
+  if (fp16 && f.arg_nan == 0) h.fail("coverage: no argmax lane window won by a NaN");
+  if (f.masked_count0 == 0) h.fail("coverage: no masked-sum lane window with a divisor of 0");
+  if (f.masked_sum == 0) h.fail("coverage: no masked-sum lane window of several values divided by 1");
+  if (f.masked_divided == 0) h.fail("coverage: no masked-sum lane window with a divisor above 1");
+  if (f.masked_selected == 0 || f.masked_selected == f.masked_pairs)
+    h.fail("coverage: masked-sum pairs not both selected and not");
 }
 
 std::string figures(const Figures& f) {
   const std::string fp16 = f.nan + f.inf + f.zero == 0
                                ? ""
                                : fmt::format(", fp16 lane results {} NaN {} Inf {} +-0", f.nan, f.inf, f.zero);
-  return fmt::format("{} cycles, {} RUNs ({} max, {} avg, {} convolution, {} directed; {} started the cycle after the "
-                     "last), {} windows (longest {}), {} lane elements, average lane divisors: {} of 0, {} below the "
-                     "window length, {} of 65536, {} past column 65535 and {} past row 65535 in a range to 65535; {} "
-                     "shares (a 1 x 1 window, a larger divisor window) and {} sums (a 1 x 1 divisor window); {} "
-                     "average windows shifted, {} divided; {} divider stall cycles, {} bubbles, {} pops ignored while inactive, {} max ends moved off a "
-                     "divider finish{}, {} reset cycles ({} RUNs cut), {} protocol errors refused",
-                     f.cycles, f.runs, f.max_runs, f.avg_runs, f.conv_runs, f.directed, f.back_to_back, f.windows,
-                     f.longest, f.elements, f.count0, f.count_short, f.count_full, f.far, f.deep, f.share_windows,
-                     f.sum_windows, f.shift_windows, f.divide_windows, f.stalls, f.bubbles,
-                     f.junk_pops, f.avoided, fp16, f.resets, f.cut, f.refusals);
+  return fmt::format("{} cycles, {} RUNs ({} max, {} avg, {} argmax, {} masked, {} convolution, {} directed; {} started "
+                     "the cycle after the last), {} windows (longest {}), {} lane elements, average lane divisors: {} "
+                     "of 0, {} below the window length, {} of 65536, {} past column 65535 and {} past row 65535 in a "
+                     "range to 65535; {} shares (a 1 x 1 window, a larger divisor window) and {} sums (a 1 x 1 divisor "
+                     "window); argmax lane windows: {} ({} with padding, {} without a valid element, {} won by a NaN, "
+                     "{} won after padding, {} past column 65535); masked-sum lane windows: {} ({} of {} pairs "
+                     "selected, {} divisors of 0, {} sums (divisor 1), {} divisors in (1, selected), {} other "
+                     "divisors above 1); {} average / masked-sum windows shifted, {} divided; {} divider stall "
+                     "cycles, {} bubbles, {} pops ignored while inactive, {} max / argmax ends moved off a divider "
+                     "finish{}, {} reset cycles ({} RUNs cut), {} protocol errors refused",
+                     f.cycles, f.runs, f.max_runs, f.avg_runs, f.argmax_runs, f.masked_runs, f.conv_runs, f.directed,
+                     f.back_to_back, f.windows, f.longest, f.elements, f.count0, f.count_short, f.count_full, f.far,
+                     f.deep, f.share_windows, f.sum_windows, f.arg_windows, f.arg_padded, f.arg_none, f.arg_nan,
+                     f.arg_after_pad, f.arg_far, f.masked_windows, f.masked_selected, f.masked_pairs, f.masked_count0,
+                     f.masked_sum, f.masked_below, f.masked_divided - f.masked_below, f.shift_windows,
+                     f.divide_windows, f.stalls, f.bubbles, f.junk_pops, f.avoided, fp16, f.resets, f.cut, f.refusals);
 }
 
 }  // namespace

@@ -118,7 +118,7 @@ void set_field(Command& c, int f, std::uint64_t v) {
     c.run.pattern = v >> 24;
   }
   if (f == 19 && (v >> 1)) {  // with preload's tag: a pooling RUN (section 16) and its divisor window
-    c.run.pool_op = static_cast<std::uint32_t>((v >> 1) % 3);
+    c.run.pool_op = static_cast<std::uint32_t>((v >> 1) % (flycol::hw::kMaxPoolOp + 1));
     if (c.run.pool_op != 0) {  // what every pooling RUN needs, so an edited convolution RUN can pool
       c.run.preload = false;
       c.run.n_kg = 1;
