@@ -567,8 +567,8 @@ Subcommand add_run(CLI::App& app) {
   run->add_flag("--backward", a->backward,
                 "with --op: the pooling's backward pass (col2im): the output is the input gradient dx [N][C][H][W] "
                 "from the output gradient dy (--grad, or seeded with --seed + 1) and, for max pooling, the forward "
-                "input's argmax (--ifmap, or seeded). On the chip models: average pooling on an FP16 configuration "
-                "(docs/microarchitecture.md section 16); max pooling on --model golden");
+                "input's argmax (--ifmap, or seeded). On the chip models: average pooling, and max pooling without "
+                "dilation, on an FP16 configuration (docs/microarchitecture.md section 16)");
   run->add_option("--grad", a->grad,
                   "with --backward: the output gradient dy from a .npy file, [N][C][Ho][Wo]; rounded once to the "
                   "configured arithmetic");

@@ -206,12 +206,6 @@ PoolOutcome run_pool(const PoolRequest& req) {
   if (chip) {
     PoolShape shape = pool_shape(l);
     shape.source = "--layer";
-    if (req.backward && l.op == golden::PoolOp::max)
-      throw InputError("--backward", "",
-                       fmt::format("max pooling's backward pass runs on the golden model only (--model golden): the chip "
-                                   "has no argmax scatter (docs/microarchitecture.md section 16, \"Backward\"); --op {} "
-                                   "on --model {}",
-                                   req.op, req.model));
     prog = req.backward ? compile_pool_backward(shape, req.config) : compile_pool(shape, req.config);
   }
   const Arithmetic arith = req.config.arithmetic;
@@ -288,7 +282,7 @@ PoolOutcome run_pool(const PoolRequest& req) {
   std::string chip_text;
   if (chip) {
     const ChipRun cr = run_chip(req.model, prog,
-                                req.backward ? build_pool_backward_dram_image(prog, r.grad)
+                                req.backward ? build_pool_backward_dram_image(prog, r.grad, r.ifmap)
                                              : build_pool_dram_image(prog, r.ifmap),
                                 r.output);
     std::size_t diffs = 0, first = 0;
@@ -315,16 +309,18 @@ PoolOutcome run_pool(const PoolRequest& req) {
     chip_text = fmt::format(
         "  program      {} commands, {} pooling RUNs, tiles of {} channels x {} rows x {} columns{}\n"
         "  cycles       {} ({:.2f} us at {} MHz){}\n"
-        "  DRAM         {} bytes ({} {}, {} {})\n",
+        "  DRAM         {} bytes ({} {}, {}{} {})\n",
         prog.commands.size(), prog.runs, prog.plan.tc, prog.plan.th, prog.plan.tw,
-        req.backward ? " of dx (share and gather RUNs)" : "", cr.stats.cycles,
+        req.backward ? (l.op == golden::PoolOp::max ? " of dx (argmax and masked-sum RUNs)" : " of dx (share and gather RUNs)")
+                     : "", cr.stats.cycles,
         double(cr.stats.cycles) / req.config.clock_mhz, req.config.clock_mhz,
         cr.stats.has_cycle_classes
             ? fmt::format("; pool steps {}, feeder stalls {}, divider waits {}, pipeline {}", cr.stats.pool_cycles,
                           cr.stats.feeder_stall, cr.stats.context_stall, cr.stats.pipeline)
             : std::string(),
-        cr.stats.dram.total(), req.backward ? "dy" : "ifmap", cr.stats.dram.ifmap, req.backward ? "dx" : "ofmap",
-        cr.stats.dram.ofmap);
+        cr.stats.dram.total(), req.backward ? "dy" : "ifmap", cr.stats.dram.ifmap,
+        req.backward && l.op == golden::PoolOp::max ? fmt::format("x {}, ", cr.stats.dram.weights) : std::string(),
+        req.backward ? "dx" : "ofmap", cr.stats.dram.ofmap);
     if (!cr.error.empty()) chip_text += fmt::format("  FAILED       did not finish: {}\n", cr.error);
     if (!cr.lockstep.empty()) chip_text += fmt::format("  FAILED       not in lockstep: {}\n", cr.lockstep);
     const char* what = req.backward ? "golden pooling's backward pass" : "golden pooling";

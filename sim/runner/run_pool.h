@@ -47,7 +47,8 @@ struct PoolRequest {
   // The backward pass (col2im, section 15): the output is the input gradient dx [N][C][H][W] from
   // the output gradient dy [N][C][Ho][Wo] (seeded with seed + 1, or given as accumulator bits) and,
   // for max pooling, the forward input (the ifmap above, which picks each window's argmax). On the
-  // chip models only average pooling on an FP16 configuration (sim/compiler/pool_backward_compiler.h).
+  // chip models average pooling, and max pooling without dilation, on an FP16 configuration
+  // (sim/compiler/pool_backward_compiler.h).
   bool backward = false;
   const std::vector<AccBits>* given_grad = nullptr;
 };

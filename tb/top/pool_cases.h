@@ -24,6 +24,10 @@ struct PoolCase {
   PoolShape shape;
   PoolCompileOptions options;
   OperandClass operands = OperandClass::uniform;
+  // The ifmap folded onto a few values (binary16: -Inf, -0, +0, 1, a NaN; integers: the minimum,
+  // 0, 1), so that windows tie, hold nothing but -Inf (or the minimum) beside padding, or a NaN:
+  // the argmax rules of max pooling's backward pass.
+  bool ties = false;
   std::uint64_t data_seed = 0, dram_seed = 0;
 
   std::string describe() const;
@@ -37,17 +41,20 @@ PoolCase random_pool_case(std::mt19937_64& rng, const hw::HwParams& hw);
 // same operand classes as the convolution benches).
 std::vector<ElemBits> pool_ifmap(const PoolCase& c, Arithmetic arith);
 
-// A random average pooling for the backward pass on chip (sim/compiler/pool_backward_compiler.h):
-// random_pool_case's average layers (global ones included), with dx tiles of forced channels,
-// rows or columns (a multiple of the array's rows) now and then.
-PoolCase random_pool_backward_case(std::mt19937_64& rng, const hw::HwParams& hw);
+// A random pooling for the backward pass on chip (sim/compiler/pool_backward_compiler.h):
+// random_pool_case's average and undilated max layers (global ones included), with dx tiles of
+// forced channels, rows or columns (a multiple of the array's rows) now and then, and for max a
+// folded ifmap (PoolCase::ties) a third of the time. A layer whose smallest tile does not fit the
+// configuration's buffers (a max pooling's pair tile is twice as wide: large global windows on
+// 2 kB buffers) is drawn again.
+PoolCase random_pool_backward_case(std::mt19937_64& rng, const Config& cfg);
 
 // The case's output gradient dy [N][C][Ho][Wo] as accumulator bits (FP16: element bits), drawn
 // like pool_ifmap's operands on the Ho x Wo map.
 std::vector<AccBits> pool_grad(const PoolCase& c, Arithmetic arith);
 
 // A case ready to run: its program (compile_pool, or with `backward` compile_pool_backward), the
-// DRAM image (the ifmap, or dy) and the golden model's outputs (golden::pool, or
+// DRAM image (the ifmap, or dy and for max the ifmap) and the golden model's outputs (golden::pool, or
 // golden::pool_backward's dx).
 struct PoolCaseRun {
   Program prog;

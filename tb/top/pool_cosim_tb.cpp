@@ -6,7 +6,7 @@
 //
 //   pool_cosim_tb --config fornt16 --layers 20 --seed 1
 //   pool_cosim_tb --config int8 --seed S --skip K --layers 1   (reruns layer K of seed S, as a FAIL line prints)
-//   pool_cosim_tb --backward ...   (the backward pass of average pooling, FP16, against golden::pool_backward)
+//   pool_cosim_tb --backward ...   (the backward pass of average and max pooling, FP16, against golden::pool_backward)
 #include <cstdint>
 #include <random>
 #include <string>
@@ -34,14 +34,15 @@ int main(int argc, char** argv) {
       .count("layers", &layers, "random pooling layers")
       .count("skip", &skip, "draw and skip this many layers first (reruns one layer of a seed)")
       .flag("backward", &backward,
-            "the backward pass of random average poolings (FP16 configurations), against golden::pool_backward");
+            "the backward pass of random average and undilated max poolings (FP16 configurations), against "
+            "golden::pool_backward");
   if (!args.parse(argc, argv)) return 2;
   const Config cfg = load_config_by_name_or_path(config);
   const hw::HwParams hw = hardware_params(cfg);
   fmt::print("pool_cosim_tb: config {} ({}x{} {}), seed {}, {} random pooling layers{}\n", cfg.name, hw.rows, hw.cols,
              arithmetic_info(cfg.arithmetic).name, args.seed, layers, backward ? ", backward pass" : "");
   const auto draw = [&](std::mt19937_64& g) {
-    return backward ? tb::random_pool_backward_case(g, hw) : tb::random_pool_case(g, hw);
+    return backward ? tb::random_pool_backward_case(g, cfg) : tb::random_pool_case(g, hw);
   };
   std::mt19937_64 rng(args.seed);
   for (std::uint64_t i = 0; i < skip; ++i) draw(rng);

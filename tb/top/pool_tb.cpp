@@ -8,7 +8,7 @@
 //   pool_tb --config fornt16 --layers 60 --seed 1
 //   pool_tb --config int8 --layers 1 --seed S --skip K   (reruns layer K of seed S, as a FAIL line prints)
 //   pool_tb --structural ...                              (the structural top of block SC_MODULEs)
-//   pool_tb --backward ...                                (the backward pass of average pooling, FP16,
+//   pool_tb --backward ...                                (the backward pass of average and max pooling, FP16,
 //                                                         sim/compiler/pool_backward_compiler.h, against
 //                                                         golden::pool_backward)
 //   pool_tb_rtl --rtl-blocks pool_unit,sequencer ...      (built with FLYCOL_WITH_RTL_BLOCKS: the
@@ -177,7 +177,8 @@ int sc_main(int argc, char* argv[]) {
       .count("skip", &skip, "draw and skip this many layers first (reruns one layer of a seed)")
       .flag("structural", &structural, "run the structural top (block SC_MODULEs) instead of the fast model")
       .flag("backward", &backward,
-            "the backward pass of random average poolings (FP16 configurations), against golden::pool_backward")
+            "the backward pass of random average and undilated max poolings (FP16 configurations), against "
+            "golden::pool_backward")
       .flag("commands", &print_commands,
             "print each command's completion cycle in SystemC beside the analytic model's (on the configuration's "
             "DRAM)");
@@ -188,7 +189,7 @@ int sc_main(int argc, char* argv[]) {
              arithmetic_info(cfg.arithmetic).name, args.seed, layers, backward ? ", backward pass" : "",
              structural ? ", structural top" : "");
   const auto draw = [&](std::mt19937_64& g) {
-    return backward ? tb::random_pool_backward_case(g, hw) : tb::random_pool_case(g, hw);
+    return backward ? tb::random_pool_backward_case(g, cfg) : tb::random_pool_case(g, hw);
   };
   std::unique_ptr<ScSimulation> own_sim;
   ScSimulation* sim_ptr = nullptr;

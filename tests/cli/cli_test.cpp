@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <vector>
@@ -408,7 +409,7 @@ TEST_CASE("run --op on a tensor: --expect passes within the bound and fails outs
                     {"'C'", "disagrees", "--ifmap"});
 }
 
-TEST_CASE("run --op --backward: dx of average pooling on the chip and of max pooling on the golden model, "
+TEST_CASE("run --op --backward: dx of average and max pooling on the chip and on the golden model, "
           "against hand-computed gradients",
           "[cli][pool]") {
   const fs::path d = scratch_dir();
@@ -442,21 +443,38 @@ TEST_CASE("run --op --backward: dx of average pooling on the chip and of max poo
                                     (d / "dx_overlap.npy").string() + " --check");
   INFO(overlap.out << overlap.err);
   CHECK(overlap.code == 0);
-  // 2 x 2 max pooling, stride 2, on the golden model: the gradient goes to each block's largest
-  // input, its bottom-right element.
+  // 2 x 2 max pooling, stride 2, on the golden model and on the chip: the gradient goes to each
+  // block's largest input, its bottom-right element.
   write_f32_npy(d / "dx_max.npy", 4, 4, {0, 0, 0, 0, 0, 1, 0, 2, 0, 0, 0, 0, 0, 3, 0, 4});
-  const Result max = run_flycol("run --op maxpool --backward --model golden --ifmap " + (d / "x.npy").string() +
-                                " --layer k=2,s=2 --grad " + (d / "dy.npy").string() + " --expect " +
-                                (d / "dx_max.npy").string() + " --check");
-  INFO(max.out << max.err);
-  CHECK(max.code == 0);
+  for (const char* model : {"golden", "sc"}) {
+    const Result max = run_flycol(std::string("run --op maxpool --backward --model ") + model + " --ifmap " +
+                                  (d / "x.npy").string() + " --layer k=2,s=2 --grad " + (d / "dy.npy").string() +
+                                  " --expect " + (d / "dx_max.npy").string() + " --check");
+    INFO(model << ": " << max.out << max.err);
+    CHECK(max.code == 0);
+  }
+  // 3 x 3 max pooling, stride 2, padding 1 (microarchitecture section 16, "Backward of max
+  // pooling"): the top-left window holds only -Inf besides its padding, so its gradient goes to its
+  // first real element, (0, 0), not to the padding that comes before it with the same value; the
+  // bottom-right window's 0.6 ties three times and the first, (2, 1), takes it.
+  const float ninf = -std::numeric_limits<float>::infinity();
+  write_f32_npy(d / "x_ties.npy", 4, 4,
+                {ninf, ninf, 0.5f, 0.2f, ninf, ninf, 0.1f, 0.3f, 0.4f, 0.6f, 0.6f, 0.0f, 0.7f, 0.1f, 0.2f, 0.6f});
+  write_f32_npy(d / "dx_ties.npy", 4, 4, {1, 0, 2, 0, 0, 0, 0, 0, 0, 4, 0, 0, 3, 0, 0, 0});
+  for (const char* model : {"golden", "sc"}) {
+    const Result ties = run_flycol(std::string("run --op maxpool --backward --model ") + model + " --ifmap " +
+                                   (d / "x_ties.npy").string() + " --layer k=3,s=2,p=1 --grad " +
+                                   (d / "dy.npy").string() + " --expect " + (d / "dx_ties.npy").string() + " --check");
+    INFO(model << ": " << ties.out << ties.err);
+    CHECK(ties.code == 0);
+  }
   // The wrong gradient is outside the bound.
   const Result bad = run_flycol("run --op avgpool --backward --model sc --layer N=1,C=1,H=4,W=4,k=2,s=2 --grad " +
                                 (d / "dy.npy").string() + " --expect " + (d / "dx_max.npy").string() + " --check");
   CHECK(bad.code == 1);
   CHECK(bad.out.find("OUTSIDE THE BOUND") != std::string::npos);
   // What does not run on chip, and misuse, is refused with the reason.
-  check_usage_error(d, "run --op maxpool --backward --model sc --layer C=3,H=8,W=8,k=2", {"--backward", "golden model only"});
+  check_usage_error(d, "run --op maxpool --backward --model sc --layer C=3,H=8,W=8,k=2,d=2", {"'d'", "dilated"});
   check_usage_error(d, "run --op avgpool --backward --model sc --config int8 --layer C=3,H=8,W=8,k=2",
                     {"arithmetic", "as wide as elements"});
   check_usage_error(d, "run --op avgpool --model golden --layer C=1,H=4,W=4,k=2,s=2 --grad " + (d / "dy.npy").string(),
