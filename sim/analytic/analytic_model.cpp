@@ -376,8 +376,12 @@ Result Model::run(const Program& prog, const Options& opt) {
   // chunk in a cycle the LD engine writes the ifmap SRAM: the LD engine keeps the ifmap port.
   // Each LD command that writes the ifmap buffer during the move counts with its words spread
   // evenly over its own duration (it has the memory to itself then: the PS engine is busy with the
-  // move), from its first response (a fill of padding values: from its start) to its completion.
+  // move), from its first response (a fill of padding values: from its start) to its completion;
+  // a load already running when the move starts counts with the words it has still to write, from
+  // the move's start. Its completion is first predicted (its duration alone) and, when it comes,
+  // the move is settled again with the real one.
   struct IfmapWriter {
+    int cmd = -1;
     double from = 0, to = 0, writes = 0;
   };
   int move = -1;  // the running move, or -1
@@ -387,7 +391,7 @@ Result Model::run(const Program& prog, const Options& opt) {
     const DmaWork& w = dma(cmds[std::size_t(i)]);
     const double s = double(start[std::size_t(i)]);
     const double from = s + (w.requests > 0 ? double(w.lead) + double(timing_.latency_cycles) : 0.0);
-    return {from, std::max(from + 1.0, s + double(w.alone)), double(w.sram_words)};
+    return {i, from, std::max(from + 1.0, s + double(w.alone)), double(w.sram_words)};
   };
   const auto writes_ifmap = [&](int i) { return cmds[std::size_t(i)].op == hw::Opcode::LoadIfmap; };
   // The move's completion: a replay of its reader and writer in which a chunk cannot fire in a
@@ -459,7 +463,15 @@ Result Model::run(const Program& prog, const Options& opt) {
       // The last request is in: a store completes after its tail, a load once the channel has
       // transferred everything before and including its last request (in order) and its tail.
       const std::int64_t d = std::int64_t(std::ceil(mem.now - 1e-9 + mem.finish(which)));
+      const int finishing = cur[e];
       complete(e, std::max(d, start[std::size_t(cur[e])] + 1));
+      // A load that wrote the ifmap buffer during a move still running: its real end.
+      if (e == 0 && move >= 0 && done[std::size_t(move)] >= d)
+        for (IfmapWriter& wr : move_writers)
+          if (wr.cmd == finishing) {
+            wr.to = std::max(wr.from + 1.0, double(done[std::size_t(finishing)]));
+            settle_move();
+          }
       f.cmd = -1;
       mem.reallocate();
       continue;
@@ -504,10 +516,22 @@ Result Model::run(const Program& prog, const Options& opt) {
       }
       const DmaWork& w = dma(c);
       switch (w.tensor) {
-        case Tensor::ifmap: st.dram.ifmap += w.bytes; st.sram_writes[0] += w.sram_words; break;
-        case Tensor::weights: st.dram.weights += w.bytes; st.sram_writes[1] += w.sram_words; break;
-        case Tensor::psums_in: st.dram.psums_in += w.bytes; st.sram_writes[2] += w.sram_words; break;
-        case Tensor::ofmap: st.dram.ofmap += w.bytes; st.sram_reads[2] += w.sram_words; break;
+        case Tensor::ifmap: st.sram_writes[0] += w.sram_words; break;
+        case Tensor::weights: st.sram_writes[1] += w.sram_words; break;
+        case Tensor::psums_in: st.sram_writes[2] += w.sram_words; break;
+        case Tensor::ofmap: st.sram_reads[2] += w.sram_words; break;
+      }
+      // DRAM bytes by the region the command addresses, as the SystemC DRAM model counts them
+      // (a convolution's loads read their own tensor's region; max pooling's backward pass loads x
+      // from the weights region with LOAD_IFMAP and dy from the ifmap region with LOAD_PSUMS).
+      if (w.write) {
+        st.dram.ofmap += w.bytes;
+      } else if (c.dma.dram_addr >= prog.dram.ofmap_base) {
+        st.dram.psums_in += w.bytes;
+      } else if (prog.dram.weights_bytes != 0 && c.dma.dram_addr >= prog.dram.weights_base) {
+        st.dram.weights += w.bytes;
+      } else {
+        st.dram.ifmap += w.bytes;
       }
       st.sram_writes[0] += w.ifmap_writes;  // a store into the ifmap buffer (section 7.6)
       st.dram_requests += w.requests;
@@ -523,7 +547,16 @@ Result Model::run(const Program& prog, const Options& opt) {
           move = h;
           move_start = t;
           move_writers.clear();
-          if (cur[0] >= 0 && writes_ifmap(cur[0])) move_writers.push_back(ifmap_writer(cur[0]));
+          if (cur[0] >= 0 && writes_ifmap(cur[0])) {
+            IfmapWriter wr = ifmap_writer(cur[0]);
+            if (mem.flow[0].cmd == cur[0]) {  // the words of its requests still to issue or in flight
+              const Flow& f = mem.flow[0];
+              wr.writes *= std::clamp(f.left + double(timing_.latency_cycles) * f.speed, 0.0, 1.0);
+              wr.from = std::max(wr.from, double(t));
+              wr.to = std::max(wr.to, wr.from + 1.0);
+            }
+            move_writers.push_back(wr);
+          }
           settle_move();
         }
         continue;
