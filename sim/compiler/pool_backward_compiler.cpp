@@ -499,9 +499,11 @@ Program compile_pool_backward(const PoolShape& s, const Config& config, const Po
   }
   if (tw == 0)
     throw InputError(config.source, "sram.ifmap.kbytes",
-                     fmt::format("= {}: the backward pooling cannot run: its smallest tile (1 channel, 1 row, {} "
-                                 "columns of dx) does not fit the ifmap or psum buffer",
-                                 config.ifmap.kbytes, std::min(s.w, hw.rows)));
+                     fmt::format("= {}: the backward pooling cannot run: its smallest {}tile ({} channel(s), {} "
+                                 "row(s), {} columns of dx) does not fit the ifmap or psum buffer",
+                                 config.ifmap.kbytes, options.tile_c || options.tile_h || options.tile_w ? "forced " : "",
+                                 options.tile_c ? options.tile_c : 1, options.tile_h ? options.tile_h : 1,
+                                 options.tile_w ? options.tile_w : std::min(s.w, hw.rows)));
 
   TilePlan& plan = p.plan;
   plan.tc = tc;

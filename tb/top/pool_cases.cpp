@@ -68,9 +68,9 @@ PoolCase random_pool_backward_case(std::mt19937_64& rng, const Config& cfg) {
   auto pick = [&](int lo, int hi) { return int(std::uniform_int_distribution<int>(lo, hi)(rng)); };
   auto chance = [&](double p) { return std::bernoulli_distribution(p)(rng); };
   const hw::HwParams hw = hardware_params(cfg);
-  const auto fits = [&](const PoolShape& s) {
+  const auto fits = [&](const PoolShape& s, const PoolCompileOptions& o) {
     try {
-      (void)compile_pool_backward(s, cfg);
+      (void)compile_pool_backward(s, cfg, o);
       return true;
     } catch (const InputError& e) {
       if (e.key().rfind("sram", 0) != 0) throw;  // not a capacity refusal: the bench reports it
@@ -79,13 +79,14 @@ PoolCase random_pool_backward_case(std::mt19937_64& rng, const Config& cfg) {
   };
   PoolCase c;
   do c = random_pool_case(rng, hw);
-  while ((c.shape.op != hw::PoolOp::Average && (c.shape.dy != 1 || c.shape.dx != 1)) || !fits(c.shape));
+  while ((c.shape.op != hw::PoolOp::Average && (c.shape.dy != 1 || c.shape.dx != 1)) || !fits(c.shape, {}));
   const PoolShape& s = c.shape;
   c.options = {};
   c.ties = s.op == hw::PoolOp::Max && chance(0.33);
   if (chance(0.2)) c.options.tile_c = pick(1, std::min(s.c, 3));
   if (chance(0.25)) c.options.tile_h = pick(1, s.h);
   if (chance(0.2) && s.w > hw.rows) c.options.tile_w = hw.rows * pick(1, (s.w - 1) / hw.rows);
+  if (!fits(s, c.options)) c.options = {};  // forced tiles too large for the buffers: the compiler's own
   return c;
 }
 

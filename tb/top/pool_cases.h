@@ -46,7 +46,7 @@ std::vector<ElemBits> pool_ifmap(const PoolCase& c, Arithmetic arith);
 // forced channels, rows or columns (a multiple of the array's rows) now and then, and for max a
 // folded ifmap (PoolCase::ties) a third of the time. A layer whose smallest tile does not fit the
 // configuration's buffers (a max pooling's pair tile is twice as wide: large global windows on
-// 2 kB buffers) is drawn again.
+// 2 kB buffers) is drawn again; forced tiles that do not fit give way to the compiler's own.
 PoolCase random_pool_backward_case(std::mt19937_64& rng, const Config& cfg);
 
 // The case's output gradient dy [N][C][Ho][Wo] as accumulator bits (FP16: element bits), drawn
